@@ -1,0 +1,261 @@
+"""World state: objects with unary states and labelled binary relations, as cheap immutable values.
+
+A :class:`Scene` holds everything that is fixed for an episode (the objects, their properties and the
+initial facts) and is shared by every state of that episode. A :class:`WorldState` is the scene
+plus a small overlay of what changed. Copying a state copies the overlay only, so a step never copies
+the scene graph and search can keep thousands of states alive.
+
+States are values by convention: a world creates a new state with :meth:`WorldState.copy`, mutates
+that copy while applying one action, and never touches it again afterwards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Hashable, Iterable, Iterator, Mapping
+
+ObjId = Hashable
+Edge = tuple[ObjId, str, ObjId]
+
+EMPTY: frozenset = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectInfo:
+    """What never changes about an object: its id, class name, category and properties."""
+
+    id: ObjId
+    name: str
+    category: str = ""
+    properties: frozenset[str] = EMPTY
+
+
+class Scene:
+    """The immutable base of a family of states."""
+
+    __slots__ = ("objects", "states", "out", "inn", "relations", "_by_name")
+
+    def __init__(
+        self,
+        objects: Iterable[ObjectInfo],
+        states: Mapping[ObjId, Iterable[str]],
+        edges: Iterable[Edge],
+    ) -> None:
+        self.objects: dict[ObjId, ObjectInfo] = {o.id: o for o in objects}
+        self.states: dict[ObjId, frozenset[str]] = {
+            k: frozenset(v) for k, v in states.items() if v
+        }
+        out: dict[tuple[ObjId, str], set] = {}
+        inn: dict[tuple[ObjId, str], set] = {}
+        relations: set[str] = set()
+        for a, rel, b in edges:
+            out.setdefault((a, rel), set()).add(b)
+            inn.setdefault((b, rel), set()).add(a)
+            relations.add(rel)
+        self.out: dict[tuple[ObjId, str], frozenset] = {k: frozenset(v) for k, v in out.items()}
+        self.inn: dict[tuple[ObjId, str], frozenset] = {k: frozenset(v) for k, v in inn.items()}
+        self.relations: frozenset[str] = frozenset(relations)
+        by_name: dict[str, list[ObjId]] = {}
+        for o in self.objects.values():
+            by_name.setdefault(o.name, []).append(o.id)
+        self._by_name = {k: tuple(v) for k, v in by_name.items()}
+
+    def derive(
+        self,
+        set_objects: Iterable[ObjectInfo] = (),
+        del_objects: Iterable[ObjId] = (),
+        set_states: Mapping[ObjId, Iterable[str]] | None = None,
+        add_edges: Iterable[Edge] = (),
+        del_edges: Iterable[Edge] = (),
+    ) -> "Scene":
+        """A new scene that differs from this one by the given changes; unchanged parts are shared,
+        so deriving a task's scene from a common base costs only its differences."""
+        new = Scene.__new__(Scene)
+        new.objects = dict(self.objects)
+        new.states = dict(self.states)
+        for oid in del_objects:
+            new.objects.pop(oid, None)
+            new.states.pop(oid, None)
+        for o in set_objects:
+            new.objects[o.id] = o
+        for oid, st in (set_states or {}).items():
+            fs = frozenset(st)
+            if fs:
+                new.states[oid] = fs
+            else:
+                new.states.pop(oid, None)
+        add_out: dict[tuple, set] = {}
+        add_in: dict[tuple, set] = {}
+        del_out: dict[tuple, set] = {}
+        del_in: dict[tuple, set] = {}
+        for a, rel, b in del_edges:
+            del_out.setdefault((a, rel), set()).add(b)
+            del_in.setdefault((b, rel), set()).add(a)
+        for a, rel, b in add_edges:
+            add_out.setdefault((a, rel), set()).add(b)
+            add_in.setdefault((b, rel), set()).add(a)
+        new.out = _patched(self.out, add_out, del_out)
+        new.inn = _patched(self.inn, add_in, del_in)
+        relations = set(self.relations) | {rel for _, rel in add_out}
+        new.relations = frozenset(relations)
+        by_name: dict[str, list[ObjId]] = {}
+        for o in new.objects.values():
+            by_name.setdefault(o.name, []).append(o.id)
+        new._by_name = {k: tuple(v) for k, v in by_name.items()}
+        return new
+
+    def ids_named(self, name: str) -> tuple[ObjId, ...]:
+        """Ids of the objects whose class name is ``name``, in scene order."""
+        return self._by_name.get(name, ())
+
+    def initial_state(self) -> "WorldState":
+        return WorldState(self)
+
+
+class WorldState:
+    """A scene plus the overlay of changed facts. See the module docstring."""
+
+    __slots__ = ("scene", "_st", "_out", "_in", "data")
+
+    def __init__(
+        self,
+        scene: Scene,
+        st: dict | None = None,
+        out: dict | None = None,
+        inn: dict | None = None,
+        data: dict | None = None,
+    ) -> None:
+        self.scene = scene
+        self._st: dict[ObjId, frozenset[str]] = {} if st is None else st
+        self._out: dict[tuple[ObjId, str], frozenset] = {} if out is None else out
+        self._in: dict[tuple[ObjId, str], frozenset] = {} if inn is None else inn
+        # world-specific extras; values must be immutable (the dict is copied shallowly)
+        self.data: dict[Any, Any] = {} if data is None else data
+
+    # ------------------------------------------------------------------ reading
+    def copy(self) -> "WorldState":
+        return WorldState(self.scene, self._st.copy(), self._out.copy(), self._in.copy(), self.data.copy())
+
+    def obj(self, oid: ObjId) -> ObjectInfo | None:
+        return self.scene.objects.get(oid)
+
+    def states(self, oid: ObjId) -> frozenset[str]:
+        s = self._st.get(oid)
+        return self.scene.states.get(oid, EMPTY) if s is None else s
+
+    def targets(self, oid: ObjId, rel: str) -> frozenset:
+        """Objects ``b`` with an edge ``(oid, rel, b)``."""
+        v = self._out.get((oid, rel))
+        return self.scene.out.get((oid, rel), EMPTY) if v is None else v
+
+    def sources(self, oid: ObjId, rel: str) -> frozenset:
+        """Objects ``a`` with an edge ``(a, rel, oid)``."""
+        v = self._in.get((oid, rel))
+        return self.scene.inn.get((oid, rel), EMPTY) if v is None else v
+
+    def has_edge(self, a: ObjId, rel: str, b: ObjId) -> bool:
+        return b in self.targets(a, rel)
+
+    def edges(self) -> Iterator[Edge]:
+        """Every current edge, sorted (deterministic whatever the hash seed)."""
+        keys = set(self.scene.out)
+        keys.update(self._out)
+        for a, rel in sorted(keys, key=_sort_key):
+            for b in sorted(self.targets(a, rel), key=_sort_key):
+                yield (a, rel, b)
+
+    def unary_facts(self) -> Iterator[tuple[str, ObjId]]:
+        for oid in sorted(self.scene.objects, key=_sort_key):
+            for s in sorted(self.states(oid)):
+                yield (s, oid)
+
+    def key(self) -> tuple:
+        """A hashable value equal for equal states of the same scene (for search memos)."""
+        st = tuple(sorted(((k, tuple(sorted(v))) for k, v in self._st.items()
+                           if v != self.scene.states.get(k, EMPTY)), key=_sort_key))
+        out = tuple(sorted(((k, tuple(sorted(v, key=_sort_key))) for k, v in self._out.items()
+                            if v != self.scene.out.get(k, EMPTY)), key=_sort_key))
+        data = tuple(sorted(self.data.items(), key=_sort_key))
+        return (st, out, data)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, WorldState):
+            return NotImplemented
+        return self.scene is other.scene and self.key() == other.key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable during construction; use key()
+
+    def to_dict(self) -> dict[str, list[dict[str, Any]]]:
+        """The state as a scene-graph dict (``nodes`` and ``edges``), in sorted order."""
+        nodes = []
+        for oid in sorted(self.scene.objects, key=_sort_key):
+            o = self.scene.objects[oid]
+            nodes.append({"id": oid, "class_name": o.name, "category": o.category,
+                          "properties": sorted(o.properties), "states": sorted(self.states(oid))})
+        edges = [{"from_id": a, "relation_type": r, "to_id": b} for a, r, b in self.edges()]
+        return {"nodes": nodes, "edges": edges}
+
+    def to_networkx(self):  # -> networkx.MultiDiGraph (imported lazily: not on the hot path)
+        import networkx as nx
+
+        g = nx.MultiDiGraph()
+        for oid in sorted(self.scene.objects, key=_sort_key):
+            o = self.scene.objects[oid]
+            g.add_node(oid, class_name=o.name, category=o.category,
+                       properties=sorted(o.properties), states=sorted(self.states(oid)))
+        for a, rel, b in self.edges():
+            g.add_edge(a, b, key=rel, relation=rel)
+        return g
+
+    # ------------------------------------------------------------------ writing (fresh copies only)
+    def set_states(self, oid: ObjId, states: frozenset[str]) -> None:
+        self._st[oid] = states
+
+    def add_edge(self, a: ObjId, rel: str, b: ObjId) -> None:
+        t = self.targets(a, rel)
+        if b in t:
+            return
+        self._out[(a, rel)] = t | {b}
+        self._in[(b, rel)] = self.sources(b, rel) | {a}
+
+    def remove_edge(self, a: ObjId, rel: str, b: ObjId) -> None:
+        t = self.targets(a, rel)
+        if b not in t:
+            return
+        self._out[(a, rel)] = t - {b}
+        self._in[(b, rel)] = self.sources(b, rel) - {a}
+
+    def remove_edges_from(self, a: ObjId, rel: str) -> None:
+        """Remove every edge ``(a, rel, *)``."""
+        for b in self.targets(a, rel):
+            self._in[(b, rel)] = self.sources(b, rel) - {a}
+        self._out[(a, rel)] = EMPTY
+
+    def remove_edges_to(self, b: ObjId, rel: str) -> None:
+        """Remove every edge ``(*, rel, b)``."""
+        for a in self.sources(b, rel):
+            self._out[(a, rel)] = self.targets(a, rel) - {b}
+        self._in[(b, rel)] = EMPTY
+
+
+def _patched(index: dict, add: dict, delete: dict) -> dict:
+    """A copy of an edge index with per-key additions and deletions applied (one new set per key)."""
+    out = dict(index)
+    for key in add.keys() | delete.keys():
+        cur = set(out.get(key, EMPTY))
+        cur -= delete.get(key, EMPTY)
+        cur |= add.get(key, EMPTY)
+        if cur:
+            out[key] = frozenset(cur)
+        else:
+            out.pop(key, None)
+    return out
+
+
+def _sort_key(x: Any) -> Any:
+    """Sort key that orders mixed ints/strings/tuples deterministically."""
+    if isinstance(x, tuple):
+        return tuple(_sort_key(y) for y in x)
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return (1, str(x))
+    return (0, x)
