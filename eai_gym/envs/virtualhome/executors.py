@@ -1,0 +1,255 @@
+"""One function per VirtualHome action: check the preconditions in the simulator's order, then apply.
+
+Each executor takes ``(state, character, args, rules)`` and returns the new state or a
+:class:`~.dynamics.Failure`. The input state is never modified.
+"""
+
+from __future__ import annotations
+
+from ...core import WorldState
+from .dynamics import (
+    BETWEEN, CLOSE, FACING, HANDS, INSIDE, LH, ON, RH, ROOMS, Failure, Rules, Unsupported,
+    _afford, _close, _drop_edges, _missing_close, _missing_facing, _missing_free_hand,
+    _missing_holding, _missing_open, _nocode, _satisfied, _set_states, body_parts, category, cname,
+    free_hand, grab_origin, held, holding_hand, inside_closed, is_close, is_facing, label, props,
+    room_of,
+)
+
+SIT_CAPACITY = {"couch": 4, "bed": 4, "chair": 1, "loveseat": 2, "sofa": 4, "toilet": 1,
+                "pianobench": 2, "bench": 2}
+LIE_CAPACITY = {"couch": 2, "bathtub": 2, "bed": 3, "loveseat": 2, "sofa": 2, "bench": 1}
+SQUEEZABLE = {"cleaning_solution", "tooth_paste", "shampoo", "food_peanut_butter", "dish_soap",
+              "soap", "towel", "rag", "paper", "sponge", "food_lemon", "check"}
+
+
+# ------------------------------------------------------------------ moving
+def walk(s: WorldState, c, args, rules: Rules):
+    x = args[0]
+    room = room_of(s, x)
+    st = s.states(c)
+    if "SITTING" in st or "LYING" in st:
+        return Failure("missing", f"{label(s, c)} is sitting or lying",
+                       [(True, ("node", c, "SITTING")), (True, ("node", c, "LYING"))], "and")
+    old_room = room_of(s, c)
+    if old_room is None:
+        return _nocode(f"{label(s, c)} is in no room")
+    if room is None:
+        return (_afford if rules.roomless_is_affordance else _nocode)(f"{label(s, x)} is in no room")
+    hands = held(s, c)
+    n = s.copy()
+    _drop_edges(n, c, (INSIDE, CLOSE, FACING))
+    n.add_edge(c, INSIDE, room)
+    if room != x:
+        for b in [t for t in n.targets(x, INSIDE) if category(n, t) != ROOMS]:
+            _close(n, c, b)
+        for b in body_parts(n):
+            _close(n, c, b)
+        _close(n, c, x)
+    for h in hands:
+        _drop_edges(n, h, (INSIDE, CLOSE, FACING))
+    for h in hands:
+        _close(n, c, h)
+        n.add_edge(h, INSIDE, old_room)
+    if "CAN_OPEN" in props(n, x):
+        for m in list(n.sources(x, INSIDE)):
+            _close(n, c, m)
+    for t in list(n.targets(x, ON)):
+        _close(n, c, t)
+    return n
+
+
+def find(s: WorldState, c, args, rules: Rules):
+    x = args[0]
+    if c in s.targets(x, ON) or "BODY_PART" in props(s, x) or is_close(s, c, x):
+        if not is_close(s, c, x):
+            return _missing_close(s, c, x)
+        n = s.copy()
+        n.remove_edges_from(c, FACING)
+        _close(n, c, x)
+        return n
+    return walk(s, c, args, rules)
+
+
+def sit(s: WorldState, c, args, rules: Rules):
+    x = args[0]
+    if not is_close(s, c, x):
+        return _missing_close(s, c, x)
+    if "SITTING" in s.states(c):
+        return _satisfied(f"{label(s, c)} is sitting")
+    if "SITTABLE" not in props(s, x):
+        return _afford(f"{label(s, x)} is not sittable")
+    if len(s.sources(x, ON)) >= SIT_CAPACITY.get(cname(s, x), 1):
+        return Failure("missing", f"Too many things on {label(s, x)}")
+    n = s.copy()
+    n.add_edge(c, ON, x)
+    for f in list(n.targets(x, FACING)):
+        n.add_edge(c, FACING, f)
+    _set_states(n, c, ("LYING",), "SITTING")
+    return n
+
+
+def lie(s: WorldState, c, args, rules: Rules):
+    x = args[0]
+    if not is_close(s, c, x):
+        return _missing_close(s, c, x)
+    if "LYING" in s.states(c):
+        return _satisfied(f"{label(s, c)} is lying")
+    if "LIEABLE" not in props(s, x):
+        return _afford(f"{label(s, x)} is not lieable")
+    if len(s.sources(x, ON)) >= LIE_CAPACITY.get(cname(s, x), 1):
+        return Failure("missing", f"Too many things on {label(s, x)}")
+    n = s.copy()
+    n.add_edge(c, ON, x)
+    _set_states(n, c, ("SITTING",), "LYING")
+    return n
+
+
+def standup(s: WorldState, c, args, rules: Rules):
+    st = s.states(c)
+    if "SITTING" in st or "LYING" in st:
+        n = s.copy()
+        n.set_states(c, st - {"SITTING", "LYING"})
+        return n
+    return _satisfied(f"{label(s, c)} is not sitting")
+
+
+def turnto(s: WorldState, c, args, rules: Rules):
+    n = s.copy()
+    n.remove_edges_from(c, FACING)
+    n.add_edge(c, FACING, args[0])
+    return n
+
+
+def sleep(s: WorldState, c, args, rules: Rules):
+    st = s.states(c)
+    if "LYING" not in st and "SITTING" not in st:
+        return Failure("missing", f"{label(s, c)} is not lying or sitting",
+                       [(False, ("node", c, "LYING")), (False, ("node", c, "SITTING"))])
+    return s
+
+
+# ------------------------------------------------------------------ hands
+def grab(s: WorldState, c, args, rules: Rules):
+    x = args[0]
+    if "GRABBABLE" not in props(s, x) and cname(s, x) not in ("water", "child"):
+        return _afford(f"{label(s, x)} is not grabbable")
+    if ("GRAB", x) in s.data:
+        return _satisfied(f"{label(s, x)} already grabbed")
+    if not is_close(s, c, x):
+        return _missing_close(s, c, x)
+    if inside_closed(s, x):
+        return _missing_open(s, x)
+    hand = free_hand(s, c)
+    if hand is None:
+        return _missing_free_hand(s, c)
+    origin, rel = grab_origin(s, x)
+    room = room_of(s, c)
+    n = s.copy()
+    _drop_edges(n, x, (ON, INSIDE, CLOSE, LH, RH))
+    _close(n, c, x)
+    n.add_edge(c, hand, x)
+    n.add_edge(x, INSIDE, room)
+    if origin is not None:
+        _close(n, c, origin)
+        n.data[("GRAB", x)] = (origin, rel)
+    return n
+
+
+def _check_put(s, c, x, dest, rel) -> Failure | None:
+    if holding_hand(s, c, x) is None:
+        return _missing_holding(s, c, x)
+    if not is_close(s, c, dest):
+        return _missing_close(s, c, dest)
+    if rel == INSIDE and "CAN_OPEN" in props(s, dest) and "OPEN" not in s.states(dest):
+        return _afford(f"{label(s, dest)} is not open or is not openable")
+    return None
+
+
+def _put(s, c, x, dest, rel) -> WorldState:
+    n = s.copy()
+    for h in HANDS:
+        n.remove_edge(c, h, x)
+    _close(n, c, dest)
+    _close(n, x, dest)
+    n.add_edge(x, rel, dest)
+    n.data.pop(("GRAB", x), None)
+    return n
+
+
+def putback(s: WorldState, c, args, rules: Rules):
+    fail = _check_put(s, c, args[0], args[1], ON)
+    return fail if fail is not None else _put(s, c, args[0], args[1], ON)
+
+
+def putin(s: WorldState, c, args, rules: Rules):
+    fail = _check_put(s, c, args[0], args[1], INSIDE)
+    return fail if fail is not None else _put(s, c, args[0], args[1], INSIDE)
+
+
+def putobjback(s: WorldState, c, args, rules: Rules):
+    x = args[0]
+    origin = s.data.get(("GRAB", x))
+    if origin is None:
+        if rules.putobjback_not_grabbed_is_missing:
+            return _missing_holding(s, c, x)
+        return _nocode(f"{label(s, x)} not grabbed")
+    dest, rel = origin
+    fail = _check_put(s, c, x, dest, rel)
+    if fail is not None:
+        return s if rules.putobjback_failure_succeeds else fail
+    return _put(s, c, x, dest, rel)
+
+
+def drop(s: WorldState, c, args, rules: Rules):
+    x = args[0]
+    if x not in s.targets(c, LH) and x not in s.targets(c, RH):
+        return _missing_holding(s, c, x)
+    room = room_of(s, c)
+    n = s.copy()
+    for h in HANDS:
+        n.remove_edge(c, h, x)
+    n.add_edge(x, INSIDE, room)
+    n.data.pop(("GRAB", x), None)
+    return n
+
+
+def puton(s: WorldState, c, args, rules: Rules):
+    x = args[0]
+    if x not in s.targets(c, LH) and x not in s.targets(c, RH):
+        return _missing_holding(s, c, x)
+    if "CLOTHES" not in props(s, x):
+        return _afford(f"{label(s, x)} is not clothes")
+    n = s.copy()
+    n.add_edge(x, ON, c)
+    for h in HANDS:
+        n.remove_edge(c, h, x)
+    return n
+
+
+def putoff(s: WorldState, c, args, rules: Rules):
+    x = args[0]
+    if c not in s.targets(x, ON):
+        return Failure("missing", f"{label(s, x)} is not on {label(s, c)}", [(False, ("edge", x, ON, c))])
+    if "CLOTHES" not in props(s, x):
+        return _afford(f"{label(s, x)} is not clothes")
+    n = s.copy()
+    n.remove_edge(x, ON, c)
+    return n
+
+
+def pour(s: WorldState, c, args, rules: Rules):
+    x, y = args
+    if "POURABLE" not in props(s, x) and "DRINKABLE" not in props(s, x):
+        return _afford(f"{label(s, x)} is not pourable or drinkable")
+    if "RECIPIENT" not in props(s, y) and cname(s, y) not in ("hands_both", "sponge", "face"):
+        return _afford(f"{label(s, y)} is not recipient")
+    if holding_hand(s, c, x) is None:
+        return _missing_holding(s, c, x)
+    if not is_close(s, c, y):
+        return _missing_close(s, c, y)
+    n = s.copy()
+    n.add_edge(x, INSIDE, y)
+    if cname(s, x) == "water":
+        for h in HANDS:
+            n.remove_edge(c, h, x)
+    return n

@@ -1,0 +1,180 @@
+"""The 342 EAI VirtualHome tasks (scene_1), loaded from the packaged data.
+
+See ``eai_gym/data/virtualhome/PROVENANCE.md`` for where the data comes from.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Iterator
+
+from ...core import ObjectInfo, Scene, Task, UnknownTaskError, WorldState
+
+CHARACTER_ID = 65
+
+
+@dataclass(frozen=True, slots=True)
+class VirtualHomeGoal:
+    """A task goal as ``vh_goal`` states it.
+
+    Attributes:
+        node_goals: ``{"id", "class_name", "state"}`` dicts, duplicates removed (first occurrence kept).
+        edge_goals: ``{"from_id", "relation_type", "to_id"}`` dicts, duplicates removed.
+        action_goals: action alternatives (``"LOOKAT|WATCH"``) in annotated order, duplicates removed.
+        action_goals_reference_order: the same goals in the order eai-eval 1.0.5 iterates them
+            (``list(set(...))`` under ``PYTHONHASHSEED=0``).
+        tl_goal: the temporal-logic form of the goal.
+    """
+
+    node_goals: tuple[dict, ...]
+    edge_goals: tuple[dict, ...]
+    action_goals: tuple[str, ...]
+    action_goals_reference_order: tuple[str, ...]
+    tl_goal: str
+
+    @property
+    def size(self) -> int:
+        return len(self.node_goals) + len(self.edge_goals) + len(self.action_goals)
+
+
+@dataclass(frozen=True, slots=True)
+class VirtualHomeTaskData:
+    """Everything the data provides about one task beyond the generic :class:`Task` fields."""
+
+    final_state: WorldState
+    relevant: frozenset[tuple[str, int]]
+    gold_script: tuple[str, ...]
+    raw_goal: dict = field(repr=False, default_factory=dict)
+
+
+def _dedup(items: list[Any]) -> tuple[Any, ...]:
+    seen, out = set(), []
+    for x in items:
+        k = json.dumps(x, sort_keys=True)
+        if k not in seen:
+            seen.add(k)
+            out.append(x)
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def _raw() -> dict:
+    ref = resources.files("eai_gym.data") / "virtualhome" / "scene_1.json.gz"
+    with ref.open("rb") as f:
+        return json.loads(gzip.decompress(f.read()))
+
+
+@lru_cache(maxsize=1)
+def _resources() -> dict:
+    ref = resources.files("eai_gym.data") / "virtualhome" / "resources.json.gz"
+    with ref.open("rb") as f:
+        return json.loads(gzip.decompress(f.read()))
+
+
+def class_resources() -> dict:
+    """The simulator's class resources: ``properties_data``, ``object_states``,
+    ``class_name_equivalence``, ``action_space``."""
+    return _resources()
+
+
+def _obj(n: list) -> ObjectInfo:
+    return ObjectInfo(n[0], n[1], n[2] or "", frozenset(n[3]))
+
+
+@lru_cache(maxsize=1)
+def _base_scene() -> Scene:
+    base = _raw()["base"]
+    return Scene((_obj(n) for n in base["nodes"]), {n[0]: n[4] for n in base["nodes"]},
+                 _edges(base["edges"]))
+
+
+def _edges(groups: list) -> list[tuple]:
+    return [(f, r, t) for f, r, ts in groups for t in ts]
+
+
+def task_ids() -> tuple[str, ...]:
+    """All task ids in the order of ``task_state_LTL_formula_accurate.json``."""
+    return tuple(_raw()["task_order"])
+
+
+def task_record(task_id: str) -> dict:
+    """The raw packaged record of a task (goals, gold script, diffs)."""
+    try:
+        return _raw()["tasks"][task_id]
+    except KeyError:
+        raise UnknownTaskError(f"unknown VirtualHome task id {task_id!r} "
+                               f"(there are {len(task_ids())}, e.g. {task_ids()[0]!r})") from None
+    except TypeError:
+        raise UnknownTaskError(f"VirtualHome task id must be a string, got {task_id!r}") from None
+
+
+@lru_cache(maxsize=512)
+def load_task(task_id: str) -> Task[WorldState]:
+    """The task with id ``task_id`` (e.g. ``"27_2"``). Raises UnknownTaskError for other ids."""
+    rec = task_record(task_id)
+    init, final = rec["init"], rec["final"]
+    scene = _base_scene().derive(
+        set_objects=[_obj(n) for n in init["nodes"]["set"]],
+        del_objects=init["nodes"]["del"],
+        set_states={n[0]: n[4] for n in init["nodes"]["set"]},
+        add_edges=_edges(init["edges"]["add"]),
+        del_edges=_edges(init["edges"]["del"]),
+    )
+    initial = WorldState(scene)
+    final_state = initial.copy()
+    for n in final["nodes"]["set"]:
+        final_state.set_states(n[0], frozenset(n[4]))
+    for a, rel, b in _edges(final["edges"]["del"]):
+        final_state.remove_edge(a, rel, b)
+    for a, rel, b in _edges(final["edges"]["add"]):
+        final_state.add_edge(a, rel, b)
+    vh = rec["vh_goal"]
+    goal = VirtualHomeGoal(
+        node_goals=_dedup([g for g in vh["goal"] if {"id", "class_name", "state"} <= g.keys()]),
+        edge_goals=_dedup([g for g in vh["goal"] if {"from_id", "relation_type", "to_id"} <= g.keys()]),
+        action_goals=tuple(dict.fromkeys(vh["actions"])),
+        action_goals_reference_order=tuple(rec["action_goals_hash0"]),
+        tl_goal=rec["tl_goal"],
+    )
+    extra = VirtualHomeTaskData(
+        final_state=final_state,
+        relevant=frozenset((n, i) for n, i in rec["relevant"]),
+        gold_script=tuple(rec["gold_script"]),
+        raw_goal=vh,
+    )
+    return Task(id=task_id, name=rec["task"], instruction=rec["description"], initial_state=initial,
+                goal=goal, gold_plan=tuple(rec["gold_script"]), metadata={"virtualhome": extra})
+
+
+@lru_cache(maxsize=None)
+def task_object_ids(task_id: str) -> tuple[int, ...]:
+    """The objects a task shows an agent: its relevant objects and the rooms of the scene."""
+    rec = task_record(task_id)
+    rooms = {n[0] for n in _raw()["base"]["nodes"] if n[2] == "Rooms"}
+    rooms |= {n[0] for n in rec["init"]["nodes"]["set"] if n[2] == "Rooms"}
+    rooms -= set(rec["init"]["nodes"]["del"])
+    return tuple(sorted(rooms | {i for _, i in rec["relevant"]}))
+
+
+def iter_tasks() -> Iterator[Task[WorldState]]:
+    for tid in task_ids():
+        yield load_task(tid)
+
+
+def gold_plan_json(task_id: str) -> str:
+    """The gold script rendered in EAI's LLM-output format (a JSON-like object whose repeated keys are
+    action names and whose values are ``[name, id, ...]`` lists)."""
+    from .actions import parse_script_line
+
+    steps = []
+    for line in task_record(task_id)["gold_script"]:
+        name, args = parse_script_line(line)
+        vals = []
+        for obj_name, oid in args:
+            vals += [obj_name, str(oid)]
+        steps.append(f"{json.dumps(name)}: {json.dumps(vals)}")
+    return "{" + ", ".join(steps) + "}"
