@@ -1,0 +1,103 @@
+"""The ``eai-gym`` command.
+
+Exit codes: 0 success, 2 usage or unreadable input file, 1 unexpected internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Sequence
+
+from . import __version__
+
+WORLDS = ("virtualhome",)
+MODES = ("action_sequencing",)
+
+
+def _score_virtualhome(args: argparse.Namespace) -> int:
+    from .envs.virtualhome.tasks import gold_plan_json, task_ids
+    from .metrics.eai_summary import summarize
+    from .scoring.io import InputFileError, progress, read_items, write_json_atomic
+    from .scoring.virtualhome import score_item
+    from .envs.virtualhome.world import VirtualHomeWorld
+
+    if args.gold:
+        items = [{"identifier": t, "llm_output": gold_plan_json(t)} for t in task_ids()]
+        source = "gold plans (packaged)"
+    else:
+        try:
+            items = read_items(args.plans)
+        except InputFileError as e:
+            print(f"eai-gym: {e}", file=sys.stderr)
+            return 2
+        source = args.plans
+    world = VirtualHomeWorld(args.protocol)
+    shortcut = None if args.gold_shortcut is None else args.gold_shortcut == "on"
+    t0 = time.perf_counter()
+    records = [score_item(it, args.protocol, world, shortcut)
+               for it in progress(items, len(items), "scoring")]
+    summary, counters = summarize([r["counts"] for r in records], args.protocol)
+    elapsed = time.perf_counter() - t0
+    result = {
+        "world": "virtualhome", "mode": args.mode, "protocol": args.protocol, "source": source,
+        "eai_gym_version": __version__, "n_items": len(records),
+        "n_invalid_input": sum(r["status"] == "invalid_input" for r in records),
+        "summary": summary, "counters": counters, "tasks": records,
+    }
+    if args.out:
+        write_json_atomic(args.out, result)
+    print(json.dumps(summary, indent=2))
+    statuses: dict[str, int] = {}
+    for r in records:
+        statuses[r["status"]] = statuses.get(r["status"], 0) + 1
+    line = ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))
+    print(f"{len(records)} items ({line}) scored in {elapsed:.2f} s with protocol {args.protocol}"
+          + (f"; results in {args.out}" if args.out else ""), file=sys.stderr)
+    for r in records:
+        if r["status"] == "invalid_input":
+            print(f"  invalid input {r['identifier']!r}: {r['message']}", file=sys.stderr)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="eai-gym", description="Symbolic embodied-planning environments and scorers.")
+    p.add_argument("--version", action="version", version=f"eai-gym {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("score", help="score a file of LLM plans offline",
+                       description="Replay static plans (LLM outputs) through the environment and "
+                                   "print the reference benchmark's summary.")
+    s.add_argument("world", choices=WORLDS)
+    s.add_argument("plans", nargs="?", help="JSON file: a list of {identifier, llm_output} or a dict id -> output")
+    s.add_argument("--gold", action="store_true", help="score the packaged gold plans instead of a file")
+    s.add_argument("--mode", choices=MODES, default="action_sequencing")
+    s.add_argument("--protocol", choices=("fixed", "eai-1.0.5"), default="fixed",
+                   help="fixed (default): documented intent; eai-1.0.5: the reference's exact behaviour")
+    s.add_argument("--gold-shortcut", choices=("on", "off"), default=None,
+                   help="count plans identical to the gold script as executable without simulating them "
+                        "(default: on for eai-1.0.5, off for fixed)")
+    s.add_argument("--out", help="write the full results (summary and one record per item) to this JSON file")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "score":
+        if (args.plans is None) == (not args.gold):
+            parser.error("give a PLANS file or --gold (not both)")
+        try:
+            return _score_virtualhome(args)
+        except BrokenPipeError:
+            return 0
+        except KeyboardInterrupt:
+            print("eai-gym: interrupted", file=sys.stderr)
+            return 130
+    parser.error(f"unknown command {args.command!r}")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
