@@ -10,6 +10,7 @@ states and relations, and the feedback of the last action.
 from __future__ import annotations
 
 import string
+from functools import partial
 from typing import Any
 
 import gymnasium as gym
@@ -79,7 +80,7 @@ class VirtualHomeEnv(gym.Env[str, Any]):
         self.task = load_task(tid)
         allowed = self._allowed()
         self.episode = Episode(self.world, tid, self.task.initial_state,
-                               parse=lambda text, st: self.world.parse(text, st, allowed))
+                               parse=partial(self.world.parse, allowed=allowed))
         self.catalogue = catalogue(self.world, self.task) if self.action_mode == "index" else []
         self._feedback = "The episode starts."
         return self._observation(), self._info(None)
@@ -154,10 +155,21 @@ class VirtualHomeEnv(gym.Env[str, Any]):
 
 def _feedback(step) -> str:
     shown = to_script(step.action) if step.action is not None else step.raw
+    if len(shown) > 200:
+        shown = shown[:200] + "..."
     if step.ok:
-        return f"{shown}: done."
-    kind = "skipped (already so)" if step.error is ErrorType.ADDITIONAL_STEP else step.error.value
-    return f"{shown}: failed, {kind}: {step.message}"
+        text = f"{shown}: done."
+    else:
+        kind = "skipped (already so)" if step.error is ErrorType.ADDITIONAL_STEP else step.error.value
+        text = f"{shown}: failed, {kind}: {step.message}"
+    return printable(text)
+
+
+def printable(text: str) -> str:
+    """``text`` with every character outside the observation charset written as an escape."""
+    if all(ch in CHARSET for ch in text):
+        return text
+    return "".join(ch if ch in CHARSET else ascii(ch)[1:-1] for ch in text)
 
 
 def task_objects(task: Task) -> list[int]:

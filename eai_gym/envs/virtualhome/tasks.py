@@ -112,9 +112,16 @@ def task_record(task_id: str) -> dict:
         raise UnknownTaskError(f"VirtualHome task id must be a string, got {task_id!r}") from None
 
 
-@lru_cache(maxsize=512)
 def load_task(task_id: str) -> Task[WorldState]:
     """The task with id ``task_id`` (e.g. ``"27_2"``). Raises UnknownTaskError for other ids."""
+    if not isinstance(task_id, str):
+        raise UnknownTaskError(f"VirtualHome task id must be a string, got {task_id!r}")
+    task_record(task_id)
+    return _load_task(task_id)
+
+
+@lru_cache(maxsize=512)
+def _load_task(task_id: str) -> Task[WorldState]:
     rec = task_record(task_id)
     init, final = rec["init"], rec["final"]
     scene = _base_scene().derive(

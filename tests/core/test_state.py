@@ -1,0 +1,47 @@
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from eai_gym.core import ObjectInfo, Scene, WorldState
+
+OBJS = [ObjectInfo(i, f"o{i}") for i in range(6)]
+edge = st.tuples(st.integers(0, 5), st.sampled_from(["ON", "CLOSE"]), st.integers(0, 5))
+
+
+@given(base=st.sets(edge, max_size=12), ops=st.lists(st.tuples(st.booleans(), edge), max_size=30))
+def test_overlay_matches_a_plain_edge_set(base, ops):
+    scene = Scene(OBJS, {}, base)
+    state = WorldState(scene)
+    model = set(base)
+    snapshots = []
+    for add, (a, r, b) in ops:
+        state = state.copy()
+        if add:
+            state.add_edge(a, r, b)
+            model.add((a, r, b))
+        else:
+            state.remove_edge(a, r, b)
+            model.discard((a, r, b))
+        snapshots.append((state, set(model)))
+    for s, m in snapshots:  # earlier states are unaffected by later changes
+        assert set(s.edges()) == m
+        for a, r, b in m:
+            assert b in s.targets(a, r) and a in s.sources(b, r)
+
+
+@given(base=st.sets(edge, max_size=12), add=st.sets(edge, max_size=8), rm=st.sets(edge, max_size=8))
+def test_derived_scene(base, add, rm):
+    scene = Scene(OBJS, {0: ["OPEN"]}, base).derive(add_edges=add, del_edges=rm, set_states={1: ["ON"]})
+    expect = (set(base) - set(rm)) | set(add)
+    assert set(WorldState(scene).edges()) == expect
+    assert WorldState(scene).states(1) == {"ON"} and WorldState(scene).states(0) == {"OPEN"}
+
+
+def test_to_dict_and_networkx():
+    scene = Scene(OBJS, {0: ["OPEN"]}, [(0, "ON", 1)])
+    s = WorldState(scene)
+    d = s.to_dict()
+    assert d["edges"] == [{"from_id": 0, "relation_type": "ON", "to_id": 1}]
+    g = s.to_networkx()
+    assert g.has_edge(0, 1) and g.nodes[0]["states"] == ["OPEN"]

@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from eai_gym.cli import main
+
+
+def test_score_gold_writes_results(tmp_path, capsys):
+    out = tmp_path / "res.json"
+    assert main(["score", "virtualhome", "--gold", "--protocol", "eai-1.0.5", "--out", str(out)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    res = json.loads(out.read_text())
+    assert printed == res["summary"]
+    assert res["summary"]["trajectory_evaluation"]["execution_success_rate"] == 89.2
+    assert len(res["tasks"]) == 342
+
+
+def test_score_file_with_bad_items(tmp_path, capsys):
+    plans = tmp_path / "plans.json"
+    plans.write_text(json.dumps({"11_1": '{"WALK": ["floor_lamp", "1000"], "SWITCHON": ["floor_lamp", "1000"]}',
+                                 "nope": "{}"}))
+    out = tmp_path / "r.json"
+    assert main(["score", "virtualhome", str(plans), "--out", str(out)]) == 0
+    res = json.loads(out.read_text())
+    assert [t["status"] for t in res["tasks"]] == ["evaluated", "invalid_input"]
+    assert res["tasks"][0]["success"] is True
+    assert "invalid input" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("content", ["not json", "42", '"x"'])
+def test_unreadable_file_exit_code(tmp_path, content, capsys):
+    p = tmp_path / "p.json"
+    p.write_text(content)
+    assert main(["score", "virtualhome", str(p)]) == 2
+    assert str(p) in capsys.readouterr().err
+
+
+def test_usage_errors():
+    with pytest.raises(SystemExit) as e:
+        main(["score", "virtualhome"])
+    assert e.value.code == 2
+    with pytest.raises(SystemExit) as e:
+        main(["score", "virtualhome", "x.json", "--protocol", "bogus"])
+    assert e.value.code == 2
+
+
+def test_console_script_runs():
+    r = subprocess.run([sys.executable, "-m", "eai_gym.cli", "--version"], capture_output=True, text=True)
+    assert r.returncode == 0 and "eai-gym" in r.stdout

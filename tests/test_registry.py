@@ -1,0 +1,53 @@
+"""Every registered environment passes Gymnasium's checker with no warnings, is deterministic and pickles."""
+
+from __future__ import annotations
+
+import pickle
+import warnings
+
+import gymnasium as gym
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import eai_gym
+from eai_gym.registration import GYMNASIUM_ENVS
+
+IDS = sorted(GYMNASIUM_ENVS)
+VARIANTS = [{}, {"action_mode": "index"}, {"protocol": "eai-1.0.5"}]
+
+
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("kwargs", VARIANTS, ids=["text", "index", "reference"])
+def test_check_env_no_warnings(env_id, kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env = gym.make(env_id, disable_env_checker=True, **kwargs)
+        check_env(env.unwrapped)
+        env.close()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_make_with_module_prefix(env_id):
+    env = gym.make(f"eai_gym:{env_id}")
+    obs, info = env.reset(seed=0)
+    assert env.observation_space.contains(obs)
+    env.close()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_seeded_determinism_and_pickle(env_id):
+    a, b = gym.make(env_id), gym.make(env_id)
+    oa, ia = a.reset(seed=123)
+    ob, ib = b.reset(seed=123)
+    assert oa == ob and ia == ib
+    for act in ["[WALK] <bedroom> (67)", "nonsense", '{"FIND": ["bedroom", "67"]}']:
+        ra, rb = a.step(act), b.step(act)
+        assert ra[0] == rb[0] and ra[1:4] == rb[1:4] and ra[4] == rb[4]
+    c = pickle.loads(pickle.dumps(a.unwrapped))
+    assert c.step("[WALK] <bathroom> (1)")[0] == a.unwrapped.step("[WALK] <bathroom> (1)")[0]
+
+
+def test_register_envs_is_idempotent():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        eai_gym.register_envs()

@@ -1,0 +1,79 @@
+#!/usr/bin/env python
+"""Copy the recorded reference cases the tests compare against into ``tests/reference/data/``.
+
+The reference kit (``../shared/reference/cases/``, produced by running eai-eval 1.0.5 through the kit's
+harness) is not available on every machine, so the tests read trimmed copies: inputs unchanged, and of
+each recorded output only the fields the tests compare (summary, counters, and per item the status,
+executable flag, error type, success, goal counts, runtime errors and counter contributions).
+Usage: python tools/import_reference_cases.py [--kit ../shared/reference]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "..", "tests", "reference", "data")
+
+ITEM_FIELDS = ("identifier", "status", "executable", "error_type", "error_action", "success",
+               "runtime_errors", "counter_delta")
+GOAL_FIELDS = ("node_matched", "node_total", "edge_matched", "edge_total", "action_matched", "action_total")
+
+VIRTUALHOME = {
+    # input file -> recorded output file (None: input only)
+    "quirk_inputs.json": "quirk_outputs_action_sequencing.json",
+    "gold_inputs.json": "gold_outputs_action_sequencing.json",
+    "perturbed_inputs.json": "perturbed_outputs_action_sequencing.json",
+    "quirk_lowercase_crash_input.json": "quirk_lowercase_crash_output.json",
+    "quirk_putobjback_crash_input.json": "quirk_putobjback_crash_output.json",
+    "quirk_greet_crash_input.json": "quirk_greet_crash_output.json",
+}
+NOSHORTCUT = "gold_outputs_action_sequencing_noshortcut.json"
+
+
+def trim_item(t: dict) -> dict:
+    out = {k: t[k] for k in ITEM_FIELDS if k in t}
+    if t.get("goal_eval"):
+        out["goal_eval"] = {k: t["goal_eval"][k] for k in GOAL_FIELDS}
+    return out
+
+
+def trim_output(d: dict, items: list) -> dict:
+    tasks = d["tasks"]
+    if isinstance(tasks, dict):  # first harness version: keyed by identifier
+        tasks = [tasks[it["identifier"]] for it in items]
+    out = {k: d.get(k) for k in ("summary", "summary_exception", "counters", "batch_summary",
+                                 "batch_counters") if k in d}
+    out["tasks"] = [trim_item(t) for t in tasks]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kit", default=os.path.join(HERE, "..", "..", "shared", "reference"))
+    args = ap.parse_args(argv)
+    src = os.path.join(args.kit, "cases", "virtualhome")
+    dst = os.path.join(OUT, "virtualhome")
+    os.makedirs(dst, exist_ok=True)
+    for inp, outp in VIRTUALHOME.items():
+        shutil.copyfile(os.path.join(src, inp), os.path.join(dst, inp))
+        items = json.load(open(os.path.join(src, inp)))
+        trimmed = trim_output(json.load(open(os.path.join(src, outp))), items)
+        with open(os.path.join(dst, outp), "w") as f:
+            json.dump(trimmed, f, separators=(",", ":"))
+    items = json.load(open(os.path.join(src, "gold_inputs.json")))
+    trimmed = trim_output(json.load(open(os.path.join(src, NOSHORTCUT))), items)
+    with open(os.path.join(dst, NOSHORTCUT), "w") as f:
+        json.dump(trimmed, f, separators=(",", ":"))
+    shutil.copyfile(os.path.join(src, "action_sequencing_abort_patterns.json"),
+                    os.path.join(dst, "action_sequencing_abort_patterns.json"))
+    print(f"copied {len(VIRTUALHOME) + 2} case files to {os.path.normpath(dst)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
