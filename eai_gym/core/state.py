@@ -33,7 +33,7 @@ class ObjectInfo:
 class Scene:
     """The immutable base of a family of states."""
 
-    __slots__ = ("objects", "states", "out", "inn", "relations", "_by_name")
+    __slots__ = ("objects", "states", "out", "inn", "relations", "_by_name", "memo")
 
     def __init__(
         self,
@@ -59,6 +59,8 @@ class Scene:
         for o in self.objects.values():
             by_name.setdefault(o.name, []).append(o.id)
         self._by_name = {k: tuple(v) for k, v in by_name.items()}
+        #: derived values worlds compute once per scene (e.g. lists of objects with a property)
+        self.memo: dict[str, Any] = {}
 
     def derive(
         self,
@@ -102,6 +104,7 @@ class Scene:
         for o in new.objects.values():
             by_name.setdefault(o.name, []).append(o.id)
         new._by_name = {k: tuple(v) for k, v in by_name.items()}
+        new.memo = {}
         return new
 
     def ids_named(self, name: str) -> tuple[ObjId, ...]:
@@ -115,7 +118,7 @@ class Scene:
 class WorldState:
     """A scene plus the overlay of changed facts. See the module docstring."""
 
-    __slots__ = ("scene", "_st", "_out", "_in", "data")
+    __slots__ = ("scene", "_st", "_out", "_in", "data", "dirty", "parent_id")
 
     def __init__(
         self,
@@ -131,10 +134,17 @@ class WorldState:
         self._in: dict[tuple[ObjId, str], frozenset] = {} if inn is None else inn
         # world-specific extras; values must be immutable (the dict is copied shallowly)
         self.data: dict[Any, Any] = {} if data is None else data
+        #: objects whose facts changed since this state was copied from the state ``parent_id``
+        #: (``id()`` of that state; None for a scene's initial state) — lets renderers update
+        #: incrementally
+        self.dirty: set = set()
+        self.parent_id: int | None = None
 
     # ------------------------------------------------------------------ reading
     def copy(self) -> "WorldState":
-        return WorldState(self.scene, self._st.copy(), self._out.copy(), self._in.copy(), self.data.copy())
+        new = WorldState(self.scene, self._st.copy(), self._out.copy(), self._in.copy(), self.data.copy())
+        new.parent_id = id(self)
+        return new
 
     def obj(self, oid: ObjId) -> ObjectInfo | None:
         return self.scene.objects.get(oid)
@@ -210,6 +220,7 @@ class WorldState:
     # ------------------------------------------------------------------ writing (fresh copies only)
     def set_states(self, oid: ObjId, states: frozenset[str]) -> None:
         self._st[oid] = states
+        self.dirty.add(oid)
 
     def add_edge(self, a: ObjId, rel: str, b: ObjId) -> None:
         t = self.targets(a, rel)
@@ -217,6 +228,8 @@ class WorldState:
             return
         self._out[(a, rel)] = t | {b}
         self._in[(b, rel)] = self.sources(b, rel) | {a}
+        self.dirty.add(a)
+        self.dirty.add(b)
 
     def remove_edge(self, a: ObjId, rel: str, b: ObjId) -> None:
         t = self.targets(a, rel)
@@ -224,18 +237,30 @@ class WorldState:
             return
         self._out[(a, rel)] = t - {b}
         self._in[(b, rel)] = self.sources(b, rel) - {a}
+        self.dirty.add(a)
+        self.dirty.add(b)
 
     def remove_edges_from(self, a: ObjId, rel: str) -> None:
         """Remove every edge ``(a, rel, *)``."""
-        for b in self.targets(a, rel):
+        t = self.targets(a, rel)
+        if not t:
+            return
+        for b in t:
             self._in[(b, rel)] = self.sources(b, rel) - {a}
         self._out[(a, rel)] = EMPTY
+        self.dirty.add(a)
+        self.dirty.update(t)
 
     def remove_edges_to(self, b: ObjId, rel: str) -> None:
         """Remove every edge ``(*, rel, b)``."""
-        for a in self.sources(b, rel):
+        src = self.sources(b, rel)
+        if not src:
+            return
+        for a in src:
             self._out[(a, rel)] = self.targets(a, rel) - {b}
         self._in[(b, rel)] = EMPTY
+        self.dirty.add(b)
+        self.dirty.update(src)
 
 
 def _patched(index: dict, add: dict, delete: dict) -> dict:

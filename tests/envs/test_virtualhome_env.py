@@ -133,3 +133,15 @@ def test_render_ansi_and_step_before_reset():
     assert env.render() == obs
     with pytest.raises(ValueError):
         VirtualHomeEnv(render_mode="human")
+
+
+@pytest.mark.parametrize("tid", ["27_2", "688_1", "1003_2"])
+def test_incremental_observation_equals_full_render(tid):
+    env = VirtualHomeEnv(task_id=tid)
+    env.reset(seed=0)
+    task = load_task(tid)
+    plan = list(task.gold_plan) + ["[WALK] <bathroom> (1)", "bad", task.gold_plan[0]]
+    for line in plan:
+        obs, *_ = env.step(line)
+        full = env.world.describe(env.episode.state, env.objects())
+        assert full in obs

@@ -248,7 +248,10 @@ def _set_states(n: WorldState, x, remove: tuple[str, ...], add: str) -> None:
 
 
 def body_parts(s: WorldState) -> list:
-    return [o.id for o in s.scene.objects.values() if "BODY_PART" in o.properties]
+    memo = s.scene.memo
+    if "body_parts" not in memo:
+        memo["body_parts"] = sorted(o.id for o in s.scene.objects.values() if "BODY_PART" in o.properties)
+    return memo["body_parts"]
 
 
 Result = "WorldState | Failure"

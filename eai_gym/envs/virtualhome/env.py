@@ -9,6 +9,7 @@ states and relations, and the feedback of the last action.
 
 from __future__ import annotations
 
+import re
 import string
 from functools import partial
 from typing import Any
@@ -69,6 +70,7 @@ class VirtualHomeEnv(gym.Env[str, Any]):
         self.episode: Episode[WorldState] | None = None
         self.catalogue: list[Action] = []
         self._feedback = ""
+        self._lines: dict = {}
 
     # ------------------------------------------------------------------ gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -83,6 +85,7 @@ class VirtualHomeEnv(gym.Env[str, Any]):
                                parse=partial(self.world.parse, allowed=allowed))
         self.catalogue = catalogue(self.world, self.task) if self.action_mode == "index" else []
         self._feedback = "The episode starts."
+        self._lines: dict = {}
         return self._observation(), self._info(None)
 
     def step(self, action: Any):
@@ -129,7 +132,8 @@ class VirtualHomeEnv(gym.Env[str, Any]):
         lines += [f"  {label(state, x['from_id'])} {x['relation_type']} {label(state, x['to_id'])}"
                   for x in g.edge_goals]
         lines += [f"  do {' or '.join(a.split('|'))}" for a in g.action_goals]
-        lines += ["Objects (states; relations):", self.world.describe(state, self.objects()),
+        lines += ["Objects (states; properties; relations):",
+                  self.world.describe(state, self.objects(), self._lines),
                   f"You are <character> ({CHARACTER_ID}).", f"Feedback: {self._feedback}"]
         return "\n".join(lines)[:MAX_OBS]
 
@@ -167,9 +171,12 @@ def _feedback(step) -> str:
 
 def printable(text: str) -> str:
     """``text`` with every character outside the observation charset written as an escape."""
-    if all(ch in CHARSET for ch in text):
+    if _OUTSIDE_CHARSET.search(text) is None:
         return text
     return "".join(ch if ch in CHARSET else ascii(ch)[1:-1] for ch in text)
+
+
+_OUTSIDE_CHARSET = re.compile("[^" + re.escape("".join(sorted(CHARSET))) + "]")
 
 
 def task_objects(task: Task) -> list[int]:

@@ -145,22 +145,46 @@ class VirtualHomeWorld:
         executed = [s.action for s in trajectory.steps if s.ok and s.action is not None]
         return evaluate_goals(trajectory.state, goal, executed, self.protocol)
 
-    def describe(self, state: WorldState, objects: Iterable[int] | None = None) -> str:
-        """Objects (default: all) with their states and relations to one another, one per line."""
+    def describe(self, state: WorldState, objects: Iterable[int] | None = None,
+                 cache: dict | None = None) -> str:
+        """Objects (default: all) with their states and relations to one another, one per line.
+
+        ``cache`` (a dict the caller keeps for one episode and one object list) lets a state that was
+        derived from the previously described one re-render only the objects that changed.
+        """
         ids = sorted(state.scene.objects) if objects is None else sorted(objects)
-        keep = set(ids)
-        lines = []
-        for oid in ids:
-            st = ", ".join(sorted(state.states(oid))) or "-"
-            rels = []
-            for rel in ("INSIDE", "ON", "CLOSE", "FACING", "HOLDS_RH", "HOLDS_LH"):
-                tgt = [t for t in sorted(state.targets(oid, rel)) if t in keep]
-                rels += [f"{rel} {label(state, t)}" for t in tgt]
-            line = f"{label(state, oid)} states: {st}"
-            if rels:
-                line += "; " + "; ".join(rels)
-            lines.append(line)
-        return "\n".join(lines)
+        keep = frozenset(ids)
+        if cache is not None and cache.get("keep") == keep:
+            if cache.get("state") == id(state):
+                return cache["text"]
+            if cache.get("state") == state.parent_id:
+                lines = cache["lines"]
+                for oid in state.dirty & keep:
+                    lines[oid] = _object_line(state, oid, keep)
+                text = "\n".join(lines[oid] for oid in ids)
+                cache.update(state=id(state), text=text)
+                return text
+        lines = {oid: _object_line(state, oid, keep) for oid in ids}
+        text = "\n".join(lines[oid] for oid in ids)
+        if cache is not None:
+            cache.clear()
+            cache.update(keep=keep, state=id(state), lines=lines, text=text, ref=state)
+        return text
+
+
+_SHOWN = ("INSIDE", "ON", "CLOSE", "FACING", "HOLDS_RH", "HOLDS_LH")
+
+
+def _object_line(state: WorldState, oid: int, keep: frozenset) -> str:
+    obj = state.scene.objects[oid]
+    parts = [f"{label(state, oid)} states: {', '.join(sorted(state.states(oid))) or '-'}"]
+    if obj.properties:
+        parts.append("properties: " + ", ".join(sorted(obj.properties)))
+    for rel in _SHOWN:
+        shown = sorted(state.targets(oid, rel) & keep)
+        if shown:
+            parts.append(f"{rel} " + ", ".join(label(state, t) for t in shown))
+    return "; ".join(parts)
 
 
 def _as_id(value: Any) -> int | None:
