@@ -71,6 +71,8 @@ class VirtualHomeEnv(gym.Env[str, Any]):
         self.catalogue: list[Action] = []
         self._feedback = ""
         self._lines: dict = {}
+        self._header: str | None = None
+        self._objects: tuple[int, ...] = ()
 
     # ------------------------------------------------------------------ gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -86,6 +88,8 @@ class VirtualHomeEnv(gym.Env[str, Any]):
         self.catalogue = catalogue(self.world, self.task) if self.action_mode == "index" else []
         self._feedback = "The episode starts."
         self._lines: dict = {}
+        self._header: str | None = None
+        self._objects = task_objects(self.task)
         return self._observation(), self._info(None)
 
     def step(self, action: Any):
@@ -118,24 +122,26 @@ class VirtualHomeEnv(gym.Env[str, Any]):
             return None
         return self.task.metadata["virtualhome"].relevant
 
-    def objects(self) -> list[int]:
+    def objects(self) -> tuple[int, ...]:
         """The task's objects: the relevant objects and the rooms (what the observation lists)."""
         assert self.task is not None
         return task_objects(self.task)
 
     def _observation(self) -> str:
         assert self.task is not None and self.episode is not None
-        state = self.episode.state
-        g = self.task.goal
-        lines = [f"Task {self.task.id}: {self.task.name}", f"Instruction: {self.task.instruction}", "Goal:"]
-        lines += [f"  {label(state, x['id'])} is {x['state']}" for x in g.node_goals]
-        lines += [f"  {label(state, x['from_id'])} {x['relation_type']} {label(state, x['to_id'])}"
-                  for x in g.edge_goals]
-        lines += [f"  do {' or '.join(a.split('|'))}" for a in g.action_goals]
-        lines += ["Objects (states; properties; relations):",
-                  self.world.describe(state, self.objects(), self._lines),
-                  f"You are <character> ({CHARACTER_ID}).", f"Feedback: {self._feedback}"]
-        return "\n".join(lines)[:MAX_OBS]
+        if self._header is None:
+            state = self.task.initial_state
+            g = self.task.goal
+            lines = [f"Task {self.task.id}: {self.task.name}", f"Instruction: {self.task.instruction}", "Goal:"]
+            lines += [f"  {label(state, x['id'])} is {x['state']}" for x in g.node_goals]
+            lines += [f"  {label(state, x['from_id'])} {x['relation_type']} {label(state, x['to_id'])}"
+                      for x in g.edge_goals]
+            lines += [f"  do {' or '.join(a.split('|'))}" for a in g.action_goals]
+            lines.append("Objects (states; properties; relations):")
+            self._header = "\n".join(lines) + "\n"
+        body = self.world.describe(self.episode.state, self._objects, self._lines)
+        text = f"{self._header}{body}\nYou are <character> ({CHARACTER_ID}).\nFeedback: {self._feedback}"
+        return text[:MAX_OBS]
 
     def _info(self, step, status=None) -> dict[str, Any]:
         assert self.task is not None and self.episode is not None
@@ -179,7 +185,7 @@ def printable(text: str) -> str:
 _OUTSIDE_CHARSET = re.compile("[^" + re.escape("".join(sorted(CHARSET))) + "]")
 
 
-def task_objects(task: Task) -> list[int]:
+def task_objects(task: Task) -> tuple[int, ...]:
     return task_object_ids(task.id)
 
 

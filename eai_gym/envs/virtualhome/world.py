@@ -149,26 +149,27 @@ class VirtualHomeWorld:
                  cache: dict | None = None) -> str:
         """Objects (default: all) with their states and relations to one another, one per line.
 
-        ``cache`` (a dict the caller keeps for one episode and one object list) lets a state that was
-        derived from the previously described one re-render only the objects that changed.
+        ``cache`` (a dict the caller keeps for one episode, passing the same ``objects`` object every
+        time) lets a state derived from the previously described one re-render only what changed.
         """
-        ids = sorted(state.scene.objects) if objects is None else sorted(objects)
-        keep = frozenset(ids)
-        if cache is not None and cache.get("keep") == keep:
-            if cache.get("state") == id(state):
+        if cache is not None and cache.get("objects") is objects and objects is not None:
+            if cache["state"] == id(state):
                 return cache["text"]
-            if cache.get("state") == state.parent_id:
-                lines = cache["lines"]
+            if cache["state"] == state.parent_id:
+                lines, keep = cache["lines"], cache["keep"]
                 for oid in state.dirty & keep:
                     lines[oid] = _object_line(state, oid, keep)
-                text = "\n".join(lines[oid] for oid in ids)
-                cache.update(state=id(state), text=text)
+                text = "\n".join([lines[oid] for oid in cache["ids"]])
+                cache.update(state=id(state), text=text, ref=state)
                 return text
+        ids = sorted(state.scene.objects) if objects is None else sorted(objects)
+        keep = frozenset(ids)
         lines = {oid: _object_line(state, oid, keep) for oid in ids}
-        text = "\n".join(lines[oid] for oid in ids)
+        text = "\n".join([lines[oid] for oid in ids])
         if cache is not None:
             cache.clear()
-            cache.update(keep=keep, state=id(state), lines=lines, text=text, ref=state)
+            cache.update(objects=objects, ids=ids, keep=keep, state=id(state), lines=lines, text=text,
+                         ref=state)
         return text
 
 
