@@ -101,3 +101,35 @@ def test_legal_actions_all_execute():
     legal = world.legal_actions(state, objs)
     assert legal
     assert all(world.try_action_ok(state, a) for a in legal)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from eai_gym.envs.virtualhome.actions import ARITY  # noqa: E402
+from eai_gym.envs.virtualhome.env import task_objects  # noqa: E402
+
+TASK = load_task("27_2")
+OBJS = task_objects(TASK)
+NAMES = sorted(ARITY)
+
+
+@settings(max_examples=150, deadline=None)
+@given(plan=st.lists(st.tuples(st.sampled_from(NAMES), st.lists(st.sampled_from(OBJS), min_size=2, max_size=2)),
+                     max_size=25),
+       protocol=st.sampled_from(["fixed", "eai-1.0.5"]))
+def test_random_plans_never_raise_and_failures_change_nothing(plan, protocol):
+    world = VirtualHomeWorld(protocol)
+    scene = TASK.initial_state.scene
+    ep = Episode(world, TASK.id, TASK.initial_state)
+    for name, objs in plan:
+        args = objs[:ARITY[name]]
+        line = f"[{name}]" + "".join(f" <{scene.objects[o].name}> ({o})" for o in args)
+        before = ep.state
+        step = ep.step_text(line)
+        if not step.ok:
+            assert ep.state is before
+            assert step.error is not None and step.message
+        else:
+            assert step.error is None
+    world.goal_status(ep.trajectory, TASK.goal)
