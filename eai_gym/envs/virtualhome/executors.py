@@ -70,38 +70,30 @@ def find(s: WorldState, c, args, rules: Rules):
     return walk(s, c, args, rules)
 
 
-def sit(s: WorldState, c, args, rules: Rules):
-    x = args[0]
-    if not is_close(s, c, x):
-        return _missing_close(s, c, x)
-    if "SITTING" in s.states(c):
-        return _satisfied(f"{label(s, c)} is sitting")
-    if "SITTABLE" not in props(s, x):
-        return _afford(f"{label(s, x)} is not sittable")
-    if len(s.sources(x, ON)) >= SIT_CAPACITY.get(cname(s, x), 1):
-        return Failure("missing", f"Too many things on {label(s, x)}")
-    n = s.copy()
-    n.add_edge(c, ON, x)
-    for f in list(n.targets(x, FACING)):
-        n.add_edge(c, FACING, f)
-    _set_states(n, c, ("LYING",), "SITTING")
-    return n
+def _rest(posture: str, other: str, prop: str, capacity: dict[str, int], face: bool):
+    """SIT and LIE: close to x, not already in that posture, x affords it, x has room left."""
+    def run(s: WorldState, c, args, rules: Rules):
+        x = args[0]
+        if not is_close(s, c, x):
+            return _missing_close(s, c, x)
+        if posture in s.states(c):
+            return _satisfied(f"{label(s, c)} is {posture.lower()}")
+        if prop not in props(s, x):
+            return _afford(f"{label(s, x)} is not {prop.lower()}")
+        if len(s.sources(x, ON)) >= capacity.get(cname(s, x), 1):
+            return Failure("missing", f"Too many things on {label(s, x)}")
+        n = s.copy()
+        n.add_edge(c, ON, x)
+        if face:
+            for f in list(n.targets(x, FACING)):
+                n.add_edge(c, FACING, f)
+        _set_states(n, c, (other,), posture)
+        return n
+    return run
 
 
-def lie(s: WorldState, c, args, rules: Rules):
-    x = args[0]
-    if not is_close(s, c, x):
-        return _missing_close(s, c, x)
-    if "LYING" in s.states(c):
-        return _satisfied(f"{label(s, c)} is lying")
-    if "LIEABLE" not in props(s, x):
-        return _afford(f"{label(s, x)} is not lieable")
-    if len(s.sources(x, ON)) >= LIE_CAPACITY.get(cname(s, x), 1):
-        return Failure("missing", f"Too many things on {label(s, x)}")
-    n = s.copy()
-    n.add_edge(c, ON, x)
-    _set_states(n, c, ("SITTING",), "LYING")
-    return n
+sit = _rest("SITTING", "LYING", "SITTABLE", SIT_CAPACITY, face=True)
+lie = _rest("LYING", "SITTING", "LIEABLE", LIE_CAPACITY, face=False)
 
 
 def standup(s: WorldState, c, args, rules: Rules):
