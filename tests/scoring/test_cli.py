@@ -51,3 +51,15 @@ def test_usage_errors():
 def test_console_script_runs():
     r = subprocess.run([sys.executable, "-m", "eai_gym.cli", "--version"], capture_output=True, text=True)
     assert r.returncode == 0 and "eai-gym" in r.stdout
+
+
+def test_results_do_not_depend_on_the_hash_seed(tmp_path):
+    outs = []
+    for seed in ("0", "4242"):
+        out = tmp_path / f"r{seed}.json"
+        env = {**__import__("os").environ, "PYTHONHASHSEED": seed}
+        subprocess.run([sys.executable, "-m", "eai_gym.cli", "score", "virtualhome", "--gold", "--protocol",
+                        "eai-1.0.5", "--gold-shortcut", "off", "--out", str(out)], check=True,
+                       capture_output=True, env=env)
+        outs.append(out.read_text())
+    assert outs[0] == outs[1]
