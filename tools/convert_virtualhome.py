@@ -37,7 +37,7 @@ GRAPHS = f"{DATASET}/init_and_final_graphs/TrimmedTestScene1_graph/results_inten
 SCRIPTS = f"{DATASET}/executable_programs/TrimmedTestScene1_graph/results_intentions_march-13-18"
 TASKS = f"{PKG}/resources/virtualhome/task_state_LTL_formula_accurate.json"
 VERSION = "1.0.5"
-FORMAT = 2
+FORMAT = 3
 
 
 def fetch_wheel(dest: str) -> str:
@@ -151,9 +151,17 @@ def hash0_orders(action_lists: dict[str, list[str]]) -> dict[str, list[str]]:
 
 # ------------------------------------------------------------------ diffs
 def node_diff(base: dict[int, list], other: dict[int, list]) -> dict:
-    changed = [other[i] for i in sorted(other) if base.get(i) != other[i]]
+    """``objects``: nodes new or differing in class, category or properties (full form);
+    ``states``: ``[id, [states]]`` for the other nodes whose states differ; ``del``: removed ids."""
+    objects, states = [], []
+    for i in sorted(other):
+        b, o = base.get(i), other[i]
+        if b is None or b[1:4] != o[1:4]:
+            objects.append(o)
+        elif b[4] != o[4]:
+            states.append([i, o[4]])
     removed = sorted(i for i in base if i not in other)
-    return {"set": changed, "del": removed}
+    return {"objects": objects, "states": states, "del": removed}
 
 
 def group_edges(edges) -> list:

@@ -33,7 +33,7 @@ class ObjectInfo:
 class Scene:
     """The immutable base of a family of states."""
 
-    __slots__ = ("objects", "states", "out", "inn", "relations", "_by_name", "memo")
+    __slots__ = ("objects", "states", "out", "inn", "relations", "memo")
 
     def __init__(
         self,
@@ -55,10 +55,6 @@ class Scene:
         self.out: dict[tuple[ObjId, str], frozenset] = {k: frozenset(v) for k, v in out.items()}
         self.inn: dict[tuple[ObjId, str], frozenset] = {k: frozenset(v) for k, v in inn.items()}
         self.relations: frozenset[str] = frozenset(relations)
-        by_name: dict[str, list[ObjId]] = {}
-        for o in self.objects.values():
-            by_name.setdefault(o.name, []).append(o.id)
-        self._by_name = {k: tuple(v) for k, v in by_name.items()}
         #: derived values worlds compute once per scene (e.g. lists of objects with a property)
         self.memo: dict[str, Any] = {}
 
@@ -66,12 +62,15 @@ class Scene:
         self,
         set_objects: Iterable[ObjectInfo] = (),
         del_objects: Iterable[ObjId] = (),
-        set_states: Mapping[ObjId, Iterable[str]] | None = None,
-        add_edges: Iterable[Edge] = (),
-        del_edges: Iterable[Edge] = (),
+        set_states: Iterable[tuple[ObjId, Iterable[str]]] = (),
+        add_edges: Iterable[tuple[ObjId, str, Iterable[ObjId]]] = (),
+        del_edges: Iterable[tuple[ObjId, str, Iterable[ObjId]]] = (),
     ) -> "Scene":
         """A new scene that differs from this one by the given changes; unchanged parts are shared,
-        so deriving a task's scene from a common base costs only its differences."""
+        so deriving a task's scene from a common base costs only its differences.
+
+        Edges are given grouped as ``(from, relation, [to, ...])``; ``set_states`` as ``(id, states)``
+        pairs (objects in ``set_objects`` keep the states given here or in this scene)."""
         new = Scene.__new__(Scene)
         new.objects = dict(self.objects)
         new.states = dict(self.states)
@@ -80,36 +79,27 @@ class Scene:
             new.states.pop(oid, None)
         for o in set_objects:
             new.objects[o.id] = o
-        for oid, st in (set_states or {}).items():
+        for oid, st in set_states:
             fs = frozenset(st)
             if fs:
                 new.states[oid] = fs
             else:
                 new.states.pop(oid, None)
-        add_out: dict[tuple, set] = {}
-        add_in: dict[tuple, set] = {}
-        del_out: dict[tuple, set] = {}
-        del_in: dict[tuple, set] = {}
-        for a, rel, b in del_edges:
-            del_out.setdefault((a, rel), set()).add(b)
-            del_in.setdefault((b, rel), set()).add(a)
-        for a, rel, b in add_edges:
-            add_out.setdefault((a, rel), set()).add(b)
-            add_in.setdefault((b, rel), set()).add(a)
-        new.out = _patched(self.out, add_out, del_out)
-        new.inn = _patched(self.inn, add_in, del_in)
-        relations = set(self.relations) | {rel for _, rel in add_out}
-        new.relations = frozenset(relations)
-        by_name: dict[str, list[ObjId]] = {}
-        for o in new.objects.values():
-            by_name.setdefault(o.name, []).append(o.id)
-        new._by_name = {k: tuple(v) for k, v in by_name.items()}
+        new.out, new.inn = dict(self.out), dict(self.inn)
+        _apply_grouped(new.out, new.inn, del_edges, remove=True)
+        relations = _apply_grouped(new.out, new.inn, add_edges, remove=False)
+        new.relations = self.relations | relations
         new.memo = {}
         return new
 
     def ids_named(self, name: str) -> tuple[ObjId, ...]:
         """Ids of the objects whose class name is ``name``, in scene order."""
-        return self._by_name.get(name, ())
+        if "_by_name" not in self.memo:
+            by_name: dict[str, list[ObjId]] = {}
+            for o in self.objects.values():
+                by_name.setdefault(o.name, []).append(o.id)
+            self.memo["_by_name"] = {k: tuple(v) for k, v in by_name.items()}
+        return self.memo["_by_name"].get(name, ())
 
     def initial_state(self) -> "WorldState":
         return WorldState(self)
@@ -263,18 +253,20 @@ class WorldState:
         self.dirty.update(src)
 
 
-def _patched(index: dict, add: dict, delete: dict) -> dict:
-    """A copy of an edge index with per-key additions and deletions applied (one new set per key)."""
-    out = dict(index)
-    for key in add.keys() | delete.keys():
-        cur = set(out.get(key, EMPTY))
-        cur -= delete.get(key, EMPTY)
-        cur |= add.get(key, EMPTY)
-        if cur:
-            out[key] = frozenset(cur)
-        else:
-            out.pop(key, None)
-    return out
+def _apply_grouped(out: dict, inn: dict, groups, remove: bool) -> set[str]:
+    """Add (or remove) grouped edges ``(a, rel, [b, ...])`` to both indexes; returns the relations."""
+    rels = set()
+    for a, rel, targets in groups:
+        rels.add(rel)
+        ts = frozenset(targets)
+        key = (a, rel)
+        cur = out.get(key, EMPTY)
+        out[key] = cur - ts if remove else cur | ts
+        for b in ts:
+            k = (b, rel)
+            src = inn.get(k, EMPTY)
+            inn[k] = src - {a} if remove else src | {a}
+    return rels
 
 
 def _sort_key(x: Any) -> Any:

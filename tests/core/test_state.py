@@ -32,7 +32,9 @@ def test_overlay_matches_a_plain_edge_set(base, ops):
 
 @given(base=st.sets(edge, max_size=12), add=st.sets(edge, max_size=8), rm=st.sets(edge, max_size=8))
 def test_derived_scene(base, add, rm):
-    scene = Scene(OBJS, {0: ["OPEN"]}, base).derive(add_edges=add, del_edges=rm, set_states={1: ["ON"]})
+    grouped = lambda edges: [(a, r, [b]) for a, r, b in edges]  # noqa: E731
+    scene = Scene(OBJS, {0: ["OPEN"]}, base).derive(add_edges=grouped(add), del_edges=grouped(rm),
+                                                    set_states=[(1, ["ON"])])
     expect = (set(base) - set(rm)) | set(add)
     assert set(WorldState(scene).edges()) == expect
     assert WorldState(scene).states(1) == {"ON"} and WorldState(scene).states(0) == {"OPEN"}

@@ -125,20 +125,24 @@ def _load_task(task_id: str) -> Task[WorldState]:
     rec = task_record(task_id)
     init, final = rec["init"], rec["final"]
     scene = _base_scene().derive(
-        set_objects=[_obj(n) for n in init["nodes"]["set"]],
+        set_objects=[_obj(n) for n in init["nodes"]["objects"]],
         del_objects=init["nodes"]["del"],
-        set_states={n[0]: n[4] for n in init["nodes"]["set"]},
-        add_edges=_edges(init["edges"]["add"]),
-        del_edges=_edges(init["edges"]["del"]),
+        set_states=[(n[0], n[4]) for n in init["nodes"]["objects"]] + init["nodes"]["states"],
+        add_edges=init["edges"]["add"],
+        del_edges=init["edges"]["del"],
     )
     initial = WorldState(scene)
     final_state = initial.copy()
-    for n in final["nodes"]["set"]:
+    for n in final["nodes"]["objects"]:
         final_state.set_states(n[0], frozenset(n[4]))
-    for a, rel, b in _edges(final["edges"]["del"]):
-        final_state.remove_edge(a, rel, b)
-    for a, rel, b in _edges(final["edges"]["add"]):
-        final_state.add_edge(a, rel, b)
+    for oid, st in final["nodes"]["states"]:
+        final_state.set_states(oid, frozenset(st))
+    for a, rel, bs in final["edges"]["del"]:
+        for b in bs:
+            final_state.remove_edge(a, rel, b)
+    for a, rel, bs in final["edges"]["add"]:
+        for b in bs:
+            final_state.add_edge(a, rel, b)
     vh = rec["vh_goal"]
     goal = VirtualHomeGoal(
         node_goals=_dedup([g for g in vh["goal"] if {"id", "class_name", "state"} <= g.keys()]),
@@ -162,7 +166,7 @@ def task_object_ids(task_id: str) -> tuple[int, ...]:
     """The objects a task shows an agent: its relevant objects and the rooms of the scene."""
     rec = task_record(task_id)
     rooms = {n[0] for n in _raw()["base"]["nodes"] if n[2] == "Rooms"}
-    rooms |= {n[0] for n in rec["init"]["nodes"]["set"] if n[2] == "Rooms"}
+    rooms |= {n[0] for n in rec["init"]["nodes"]["objects"] if n[2] == "Rooms"}
     rooms -= set(rec["init"]["nodes"]["del"])
     return tuple(sorted(rooms | {i for _, i in rec["relevant"]}))
 
