@@ -177,14 +177,22 @@ _SHOWN = ("INSIDE", "ON", "CLOSE", "FACING", "HOLDS_RH", "HOLDS_LH")
 
 
 def _object_line(state: WorldState, oid: int, keep: frozenset) -> str:
-    obj = state.scene.objects[oid]
-    parts = [f"{label(state, oid)} states: {', '.join(sorted(state.states(oid))) or '-'}"]
-    if obj.properties:
-        parts.append("properties: " + ", ".join(sorted(obj.properties)))
+    memo = state.scene.memo
+    labels = memo.get("labels")
+    if labels is None:
+        labels = memo["labels"] = {o: f"<{info.name}> ({o})" for o, info in state.scene.objects.items()}
+    props = memo.get("props_text")
+    if props is None:
+        props = memo["props_text"] = {
+            o: "; properties: " + ", ".join(sorted(info.properties)) if info.properties else ""
+            for o, info in state.scene.objects.items()}
+    parts = [f"{labels[oid]} states: {', '.join(sorted(state.states(oid))) or '-'}{props[oid]}"]
     for rel in _SHOWN:
-        shown = sorted(state.targets(oid, rel) & keep)
-        if shown:
-            parts.append(f"{rel} " + ", ".join(label(state, t) for t in shown))
+        t = state.targets(oid, rel)
+        if t:
+            shown = t & keep
+            if shown:
+                parts.append(f"{rel} " + ", ".join([labels[x] for x in sorted(shown)]))
     return "; ".join(parts)
 
 
