@@ -17,6 +17,9 @@ def test_score_gold_writes_results(tmp_path, capsys):
     assert printed == res["summary"]
     assert res["summary"]["trajectory_evaluation"]["execution_success_rate"] == 89.2
     assert len(res["tasks"]) == 342
+    umask = __import__("os").umask(0)
+    __import__("os").umask(umask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~umask  # an ordinary file, not mkstemp's 0600
 
 
 def test_score_file_with_bad_items(tmp_path, capsys):
