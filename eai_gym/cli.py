@@ -9,44 +9,80 @@ import argparse
 import json
 import sys
 import time
-from typing import Sequence
+from typing import Callable, Sequence
 
 from . import __version__
 
-WORLDS = ("virtualhome",)
+WORLDS = ("virtualhome", "behavior")
 MODES = ("action_sequencing",)
 
 
 def _score_virtualhome(args: argparse.Namespace) -> int:
     from .envs.virtualhome.tasks import gold_plan_json, task_ids
-    from .metrics.eai_summary import summarize
-    from .scoring.io import InputFileError, progress, read_items, write_json_atomic
-    from .scoring.virtualhome import score_item
     from .envs.virtualhome.world import VirtualHomeWorld
+    from .metrics.eai_summary import summarize
+    from .scoring.io import progress
+    from .scoring.virtualhome import score_item
 
-    if args.gold:
-        items = [{"identifier": t, "llm_output": gold_plan_json(t)} for t in task_ids()]
-        source = "gold plans (packaged)"
-    else:
-        try:
-            items = read_items(args.plans)
-        except InputFileError as e:
-            print(f"eai-gym: {e}", file=sys.stderr)
-            return 2
-        source = args.plans
+    items, source = _items(args, lambda: [{"identifier": t, "llm_output": gold_plan_json(t)} for t in task_ids()])
+    if items is None:
+        return 2
     world = VirtualHomeWorld(args.protocol)
     shortcut = None if args.gold_shortcut is None else args.gold_shortcut == "on"
     t0 = time.perf_counter()
     records = [score_item(it, args.protocol, world, shortcut)
                for it in progress(items, len(items), "scoring")]
     summary, counters = summarize([r["counts"] for r in records], args.protocol)
-    elapsed = time.perf_counter() - t0
-    result = {
-        "world": "virtualhome", "mode": args.mode, "protocol": args.protocol, "source": source,
-        "eai_gym_version": __version__, "n_items": len(records),
-        "n_invalid_input": sum(r["status"] == "invalid_input" for r in records),
-        "summary": summary, "counters": counters, "tasks": records,
-    }
+    result = _result("virtualhome", args, source, records, summary)
+    result["counters"] = counters
+    return _finish(args, result, records, time.perf_counter() - t0)
+
+
+def _score_behavior(args: argparse.Namespace) -> int:
+    from .envs.behavior.tasks import task_ids, task_record
+    from .envs.behavior.world import BehaviorWorld
+    from .metrics.eai_summary import summarize_behavior
+    from .scoring.behavior import score_item
+    from .scoring.io import progress
+
+    items, source = _items(args, lambda: [{"identifier": t, "llm_output": json.dumps(task_record(t)["gold_plan"])}
+                                          for t in task_ids()])
+    if items is None:
+        return 2
+    world = BehaviorWorld(args.protocol)
+    t0 = time.perf_counter()
+    records = [score_item(it, args.protocol, args.initial_state, world)
+               for it in progress(items, len(items), "scoring")]
+    summary = summarize_behavior(r for r in records if r["status"] == "evaluated")
+    result = _result("behavior", args, source, records, summary)
+    result["initial_state"] = args.initial_state
+    return _finish(args, result, records, time.perf_counter() - t0)
+
+
+def _items(args: argparse.Namespace, gold: Callable[[], list]) -> tuple[list | None, str]:
+    """The items to score: the packaged gold plans, or the plans file (None if unreadable)."""
+    from .scoring.io import InputFileError, read_items
+
+    if args.gold:
+        return gold(), "gold plans (packaged)"
+    try:
+        return read_items(args.plans), args.plans
+    except InputFileError as e:
+        print(f"eai-gym: {e}", file=sys.stderr)
+        return None, args.plans
+
+
+def _result(world: str, args: argparse.Namespace, source: str, records: list, summary: dict) -> dict:
+    return {"world": world, "mode": args.mode, "protocol": args.protocol, "source": source,
+            "eai_gym_version": __version__, "n_items": len(records),
+            "n_invalid_input": sum(r["status"] == "invalid_input" for r in records),
+            "summary": summary, "tasks": records}
+
+
+def _finish(args: argparse.Namespace, result: dict, records: list, elapsed: float) -> int:
+    from .scoring.io import write_json_atomic
+
+    summary = result["summary"]
     if args.out:
         write_json_atomic(args.out, result)
     print(json.dumps(summary, indent=2))
@@ -76,8 +112,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--protocol", choices=("fixed", "eai-1.0.5"), default="fixed",
                    help="fixed (default): documented intent; eai-1.0.5: the reference's exact behaviour")
     s.add_argument("--gold-shortcut", choices=("on", "off"), default=None,
-                   help="count plans identical to the gold script as executable without simulating them "
-                        "(default: on for eai-1.0.5, off for fixed)")
+                   help="virtualhome: count plans identical to the gold script as executable without "
+                        "simulating them (default: on for eai-1.0.5, off for fixed)")
+    s.add_argument("--initial-state", choices=("calibrated", "reference-defaults"), default="calibrated",
+                   help="behavior: how unstated initial values are completed (default: calibrated)")
     s.add_argument("--out", help="write the full results (summary and one record per item) to this JSON file")
     return p
 
@@ -89,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if (args.plans is None) == (not args.gold):
             parser.error("give a PLANS file or --gold (not both)")
         try:
-            return _score_virtualhome(args)
+            return _score_virtualhome(args) if args.world == "virtualhome" else _score_behavior(args)
         except BrokenPipeError:
             return 0
         except KeyboardInterrupt:

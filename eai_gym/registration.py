@@ -7,6 +7,7 @@ import gymnasium
 #: id -> (entry point, default episode step limit)
 GYMNASIUM_ENVS = {
     "eai_gym/VirtualHome-v0": ("eai_gym.envs.virtualhome.env:VirtualHomeEnv", 100),
+    "eai_gym/Behavior-v0": ("eai_gym.envs.behavior.env:BehaviorEnv", 200),
 }
 
 

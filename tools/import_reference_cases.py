@@ -3,8 +3,10 @@
 
 The reference kit (``../shared/reference/cases/``, produced by running eai-eval 1.0.5 through the kit's
 harness) is not available on every machine, so the tests read trimmed copies: inputs unchanged, and of
-each recorded output only the fields the tests compare (summary, counters, and per item the status,
-executable flag, error type, success, goal counts, runtime errors and counter contributions).
+each recorded output only the fields the tests compare (VirtualHome: summary, counters, and per item
+the status, executable flag, error type, success, goal counts, runtime errors and counter
+contributions; BEHAVIOR: summary, crashes, and per item the error-type record, goal counts and
+per-step execution flags).
 Usage: python tools/import_reference_cases.py [--kit ../shared/reference]
 """
 
@@ -52,6 +54,37 @@ def trim_output(d: dict, items: list) -> dict:
     return out
 
 
+BEHAVIOR_RUNS = ["gold", "pert_drop", "pert_swap", "pert_duplicate", "pert_nonexistent_object",
+                 "pert_wrong_hand", "pert_syntax"]
+GOAL_COUNTS = ("all_goal_satisfied_graph", "tot_predicates", "tot_edge_predicates", "tot_node_predicates",
+               "satisfied_predicates", "satisfied_edge_predicates", "satisfied_node_predicates")
+
+
+def import_behavior(kit: str) -> int:
+    """Per run: the input rows, the crashes, the summary, and per item the reference's error_type dict,
+    goal counts and per-step execution flags."""
+    src = os.path.join(kit, "cases", "behavior")
+    dst = os.path.join(OUT, "behavior")
+    os.makedirs(dst, exist_ok=True)
+    for run in BEHAVIOR_RUNS:
+        name = run.replace("pert_", "")
+        rows = json.load(open(os.path.join(src, run, f"{name}.json")))
+        log = json.load(open(os.path.join(src, run, "log", f"{name}.json")))
+        out = {
+            "inputs": rows,
+            "crashes": sorted(json.load(open(os.path.join(src, run, f"{name}_crashes.json")))),
+            "summary": json.load(open(os.path.join(src, run, "summary", f"{name}.json"))),
+            "results": {r["identifier"]: {
+                "error_type": r["llm_rst"]["error_type"],
+                "goal_rst": {k: r["llm_rst"]["goal_rst"].get(k) for k in GOAL_COUNTS},
+                "steps": [[e["action"], e["execution_success"]] for e in r["llm_rst"].get("execution_info") or []],
+            } for r in log},
+        }
+        with open(os.path.join(dst, f"{run}.json"), "w") as f:
+            json.dump(out, f, separators=(",", ":"))
+    return len(BEHAVIOR_RUNS)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--kit", default=os.path.join(HERE, "..", "..", "shared", "reference"))
@@ -72,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     shutil.copyfile(os.path.join(src, "action_sequencing_abort_patterns.json"),
                     os.path.join(dst, "action_sequencing_abort_patterns.json"))
     print(f"copied {len(VIRTUALHOME) + 2} case files to {os.path.normpath(dst)}")
+    print(f"copied {import_behavior(args.kit)} BEHAVIOR runs to {os.path.normpath(os.path.join(OUT, 'behavior'))}")
     return 0
 
 

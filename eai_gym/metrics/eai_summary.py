@@ -69,3 +69,51 @@ def summarize(counts: Iterable[dict], protocol: str = "fixed") -> tuple[dict, di
         },
     }
     return summary, c
+
+
+# ------------------------------------------------------------------ BEHAVIOR
+#: error names of eai-gym → the keys eai-eval's BEHAVIOR evaluator counts them under
+BEHAVIOR_ERROR_KEYS = {
+    "parsing": "parsing", "hallucination": "hallucination", "arguments": "predicate_argument_number",
+    "wrong_order": "wrong_order", "missing_step": "missing_step", "affordance": "affordance",
+    "additional_step": "additional_step",
+}
+BEHAVIOR_COUNTS = ("tot_predicates", "tot_edge_predicates", "tot_node_predicates", "satisfied_predicates",
+                   "satisfied_edge_predicates", "satisfied_node_predicates")
+
+
+def summarize_behavior(records: Iterable[dict]) -> dict:
+    """eai-eval's BEHAVIOR action-sequencing summary (fractions, 4 decimals) over scored records
+    (each with ``execution_success``, ``error_types``, ``all_goal_satisfied`` and the predicate
+    counts). Rates over zero tasks or zero predicates are 0, as in the reference."""
+    recs = list(records)
+    n = len(recs)
+    tot = {k: sum(r[k] for r in recs) for k in BEHAVIOR_COUNTS}
+    errs = {k: sum(1 for r in recs if k in r["error_types"]) for k in BEHAVIOR_ERROR_KEYS}
+
+    def rate(num: float, den: float) -> float:
+        return round(num / den, 4) if den else 0
+
+    return {
+        "goal_evaluation": {
+            "task_success_rate": rate(sum(bool(r["all_goal_satisfied"]) for r in recs), n),
+            "state_goal": rate(tot["satisfied_node_predicates"], tot["tot_node_predicates"]),
+            "relation_goal": rate(tot["satisfied_edge_predicates"], tot["tot_edge_predicates"]),
+            "action_goal": 0,
+            "total_goal": rate(tot["satisfied_predicates"], tot["tot_predicates"]),
+        },
+        "trajectory_evaluation": {
+            "execution_success_rate": rate(sum(bool(r["execution_success"]) for r in recs), n),
+            "grammar_error": {
+                "parsing": rate(errs["parsing"], n),
+                "hallucination": rate(errs["hallucination"], n),
+                "predicate_argument_number": rate(errs["arguments"], n),
+            },
+            "runtime_error": {
+                "wrong_order": rate(errs["wrong_order"], n),
+                "missing_step": rate(errs["missing_step"], n),
+                "affordance": rate(errs["affordance"], n),
+                "additional_step": rate(errs["additional_step"], n),
+            },
+        },
+    }

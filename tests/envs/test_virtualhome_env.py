@@ -4,7 +4,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-import eai_gym  # noqa: F401
+import eai_gym  # noqa: F401  (registers the environments)
 from eai_gym.envs.virtualhome import VirtualHomeEnv, load_task, task_ids
 
 

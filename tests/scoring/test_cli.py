@@ -66,3 +66,17 @@ def test_results_do_not_depend_on_the_hash_seed(tmp_path):
                        capture_output=True, env=env)
         outs.append(out.read_text())
     assert outs[0] == outs[1]
+
+
+def test_score_behavior(tmp_path, capsys):
+    out = tmp_path / "b.json"
+    assert main(["score", "behavior", "--gold", "--protocol", "eai-1.0.5", "--initial-state",
+                 "reference-defaults", "--out", str(out)]) == 0
+    res = json.loads(out.read_text())
+    assert res["summary"]["goal_evaluation"]["task_success_rate"] == 0.7677
+    assert res["n_invalid_input"] == 1 and res["initial_state"] == "reference-defaults"
+    plans = tmp_path / "p.json"
+    plans.write_text(json.dumps({"assembling_gift_baskets_0_Beechwood_0_int_0_2021-10-26_12-46-37":
+                                 'Plan: [{"action": "LEFT_GRASP", "object": "candle_0"}]'}))
+    assert main(["score", "behavior", str(plans), "--out", str(out)]) == 0
+    assert json.loads(out.read_text())["tasks"][0]["execution_success"] is True

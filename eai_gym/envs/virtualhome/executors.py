@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from ...core import WorldState
 from .dynamics import (
-    BETWEEN, CLOSE, FACING, HANDS, INSIDE, LH, ON, RH, ROOMS, Failure, Rules, Unsupported,
-    _afford, _close, _drop_edges, _missing_close, _missing_facing, _missing_free_hand,
-    _missing_holding, _missing_open, _nocode, _satisfied, _set_states, body_parts, category, cname,
-    free_hand, grab_origin, held, holding_hand, inside_closed, is_close, is_facing, label, props,
-    room_of,
+    CLOSE, FACING, HANDS, INSIDE, LH, ON, RH, ROOMS, Failure, Rules, _afford, _close, _drop_edges,
+    _missing_close, _missing_free_hand, _missing_holding, _missing_open, _nocode, _satisfied,
+    _set_states, body_parts, category, cname, free_hand, grab_origin, held, holding_hand,
+    inside_closed, is_close, label, props, room_of,
 )
 
 SIT_CAPACITY = {"couch": 4, "bed": 4, "chair": 1, "loveseat": 2, "sofa": 4, "toilet": 1,

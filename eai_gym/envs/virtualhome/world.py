@@ -7,7 +7,7 @@ from typing import Any, Iterable, Sequence
 
 from ...core import Action, ActionError, ErrorType, GoalStatus, Outcome, Trajectory, WorldState
 from .actions import ARITY, REFERENCE_WHITELIST, pairs_from_values, parse_json_item, parse_script_line, to_script
-from .dynamics import FIXED_RULES, REFERENCE_RULES, Failure, Unsupported, label
+from .dynamics import FIXED_RULES, REFERENCE_RULES, Failure, Unsupported
 from .executors_use import EXECUTORS
 from .goals import evaluate_goals
 from .tasks import CHARACTER_ID, VirtualHomeGoal

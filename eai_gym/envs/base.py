@@ -1,0 +1,151 @@
+"""The Gymnasium machinery every single-agent text world shares: spaces, reset/step, index mode.
+
+A world env subclasses :class:`TaskTextEnv` and provides the task set, how a task is loaded, how an
+agent's text is parsed, the action catalogue of index mode and the observation text.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from typing import Any, Sequence
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ..core import Action, Episode, ErrorType, GoalStatus, Step, Task
+
+CHARSET = frozenset(string.printable)
+MAX_OBS = 60_000
+MAX_ACTION = 2_000
+_OUTSIDE = re.compile("[^" + re.escape("".join(sorted(CHARSET))) + "]")
+
+
+def printable(text: str) -> str:
+    """``text`` with every character outside the observation charset written as an escape."""
+    if _OUTSIDE.search(text) is None:
+        return text
+    return "".join(ch if ch in CHARSET else ascii(ch)[1:-1] for ch in text)
+
+
+def feedback(step: Step, shown: str) -> str:
+    """What the agent is told about its last action."""
+    if len(shown) > 200:
+        shown = shown[:200] + "..."
+    if step.ok:
+        return printable(f"{shown}: done.")
+    kind = "skipped (already so)" if step.error is ErrorType.ADDITIONAL_STEP else step.error.value
+    return printable(f"{shown}: failed, {kind}: {step.message}")
+
+
+class TaskTextEnv(gym.Env[str, Any]):
+    """One task per episode; text observations; text (default) or index actions.
+
+    Subclasses set ``self.world`` and ``self.task_ids`` before calling ``super().__init__`` and
+    implement :meth:`load_task`, :meth:`catalogue`, :meth:`catalogue_size` and :meth:`observation`
+    (whose text must stay within the printable charset: feed agent text through :func:`printable`);
+    they may override :meth:`parse`, :meth:`legal_mask`, :meth:`shown` and :meth:`goal_info`.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(self, task_id: str | None, action_mode: str, terminate_on_error: bool,
+                 render_mode: str | None) -> None:
+        if action_mode not in ("text", "index"):
+            raise ValueError(f"action_mode must be 'text' or 'index', got {action_mode!r}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.fixed_task_id = task_id
+        self.action_mode = action_mode
+        self.terminate_on_error = terminate_on_error
+        self.render_mode = render_mode
+        self.observation_space = spaces.Text(MAX_OBS, min_length=0, charset=CHARSET)
+        if action_mode == "text":
+            self.action_space = spaces.Text(MAX_ACTION, min_length=0, charset=CHARSET)
+        else:
+            self.action_space = spaces.Discrete(self.catalogue_size())
+        self.task: Task | None = None
+        self.episode: Episode | None = None
+        self.actions: list[Action] = []
+        self.last_feedback = ""
+
+    # ------------------------------------------------------------------ hooks
+    world: Any
+    task_ids: Sequence[str]
+
+    def load_task(self, task_id: str) -> Task:
+        raise NotImplementedError
+
+    def catalogue(self, task: Task) -> list[Action]:
+        raise NotImplementedError
+
+    def catalogue_size(self) -> int:
+        raise NotImplementedError
+
+    def observation(self) -> str:
+        raise NotImplementedError
+
+    def parse(self, text: Any, state: Any) -> Action:
+        return self.world.parse(text, state)
+
+    def legal_mask(self) -> np.ndarray:
+        assert self.episode is not None
+        state = self.episode.state
+        mask = np.zeros(self.action_space.n, dtype=np.int8)
+        for i, a in enumerate(self.actions):
+            mask[i] = self.world.try_action_ok(state, a)
+        return mask
+
+    def shown(self, step: Step) -> str:
+        return step.raw
+
+    def goal_info(self, status: GoalStatus) -> dict[str, Any]:
+        return {"success": status.success, **{k: list(v) for k, v in status.parts.items()}}
+
+    def extra_info(self) -> dict[str, Any]:
+        return {}
+
+    # ------------------------------------------------------------------ gymnasium API
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        options = options or {}
+        tid = options.get("task_id", self.fixed_task_id)
+        if tid is None:
+            tid = self.task_ids[int(self.np_random.integers(len(self.task_ids)))]
+        self.task = self.load_task(tid)
+        self.episode = Episode(self.world, tid, self.task.initial_state, parse=self.parse)
+        self.actions = self.catalogue(self.task) if self.action_mode == "index" else []
+        self.last_feedback = "The episode starts."
+        return self.observation()[:MAX_OBS], self._info(None)
+
+    def step(self, action: Any):
+        if self.episode is None or self.task is None:
+            raise gym.error.ResetNeeded("call reset() before step()")
+        if self.action_mode == "index":
+            idx = int(action)
+            if not 0 <= idx < self.action_space.n:
+                raise ValueError(f"action index {action!r} outside Discrete({self.action_space.n})")
+            step = (self.episode.step_action(self.actions[idx]) if idx < len(self.actions)
+                    else self.episode.step_text(f"<unused action index {idx}>"))
+        else:
+            step = self.episode.step_text(action)
+        self.last_feedback = feedback(step, self.shown(step))
+        status = self.world.goal_status(self.episode.trajectory, self.task.goal)
+        terminated = status.success or (self.terminate_on_error and step.fatal)
+        obs = self.observation()[:MAX_OBS]
+        return obs, 1.0 if status.success else 0.0, terminated, False, self._info(step, status)
+
+    def render(self) -> str | None:
+        return self.observation()[:MAX_OBS] if self.render_mode == "ansi" else None
+
+    def _info(self, step: Step | None, status: GoalStatus | None = None) -> dict[str, Any]:
+        assert self.task is not None and self.episode is not None
+        if status is None:
+            status = self.world.goal_status(self.episode.trajectory, self.task.goal)
+        info: dict[str, Any] = {"task_id": self.task.id, "step": None if step is None else step.to_dict(),
+                                "goal": self.goal_info(status)}
+        if self.action_mode == "index":
+            info["action_mask"] = self.legal_mask()
+        info.update(self.extra_info())
+        return info

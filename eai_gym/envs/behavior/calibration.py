@@ -1,0 +1,39 @@
+"""The ``calibrated`` initial states: the reference defaults plus the values inferred from the gold
+plans by ``tools/calibrate_behavior.py`` (see that tool for the rule; ``docs/behavior.md`` lists them)."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+
+from .state import NEXTTO, BehaviorState
+
+
+@lru_cache(maxsize=1)
+def calibration() -> dict:
+    """``{task_id: {"changes": [...], "status": "ok" | "unresolved" | "annotation_error", ...}}``."""
+    ref = resources.files("eai_gym.data") / "behavior" / "calibration.json"
+    return json.loads(ref.read_text())["tasks"]
+
+
+def calibrate(task_id: str, state: BehaviorState) -> BehaviorState:
+    """``state`` with the task's inferred values applied (unary ``[object, key, value]`` or relation
+    ``[a, relation, b, true]`` changes)."""
+    changes = calibration().get(task_id, {}).get("changes", [])
+    return apply_changes(state, changes) if changes else state
+
+
+def apply_changes(state: BehaviorState, changes) -> BehaviorState:
+    """A copy of ``state`` with the changes applied."""
+    s = state.copy()
+    for change in changes:
+        if len(change) == 3:
+            obj, key, value = change
+            s.set_value(obj, key, value)
+        else:
+            a, rel, b, _ = change
+            s.add_edge(a, rel, b)
+            if rel == NEXTTO:
+                s.add_edge(b, rel, a)
+    return s

@@ -1,0 +1,109 @@
+"""Preconditions of the BEHAVIOR evolving graph, in the reference's order.
+
+A precondition is a function ``(state) -> (error, message) | None``. An action's precondition list is
+checked in order and stops at the first failure. ``check`` also runs the list on earlier states when
+the action uses the temporal check: if it held in one of them, a wrong-order error is recorded too.
+The error strings are the reference's ``ErrorType`` names.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from .state import INSIDE, BehaviorState
+
+AFF, MISSING, ADD, ORDER = "AFFORDANCE_ERROR", "MISSING_STEP", "ADDITIONAL_STEP", "WRONG_TEMPORAL_ORDER"
+
+Check = Callable[[BehaviorState], "tuple[str, str] | None"]
+
+
+class Errors:
+    """The errors an action records, in order (``(type, reason)``)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, str]] = []
+
+    def add(self, kind: str, reason: str) -> None:
+        self.items.append((kind, reason))
+
+
+def run_checks(state: BehaviorState, checks: Sequence[Check]) -> tuple[str, str] | None:
+    for c in checks:
+        r = c(state)
+        if r is not None:
+            return r
+    return None
+
+
+def check(errors: Errors, state: BehaviorState, history: Sequence[BehaviorState],
+          checks: Sequence[Check], temporal: bool) -> bool:
+    """Check ``checks`` on ``state``; on failure record it and, with ``temporal``, a wrong order if
+    the checks all passed in some earlier state."""
+    r = run_checks(state, checks)
+    if r is None:
+        return True
+    errors.add(*r)
+    if temporal:
+        for old in history:
+            if run_checks(old, checks) is None:
+                errors.add(ORDER, "Temporal order is wrong")
+                break
+    return False
+
+
+# ------------------------------------------------------------------ shared checks
+def interactivity(obj: str) -> Check:
+    """Not inside a closed container (along the tree), and not a sliced whole object."""
+    def c(s: BehaviorState):
+        if s.scene.is_floor(obj):
+            return None
+        for node, par, link in s.ancestors(obj):
+            if s.value(par, "Open") is False and link == INSIDE:
+                return MISSING, f"{par} is closed, open first"
+        if s.value(obj, "Sliced") and "part" not in obj:
+            return AFF, f"{obj} is sliced, you need to interact with parts of it"
+        return None
+    return c
+
+
+def high_level(obj: str, key: str, target: bool, hands_free: bool = True) -> Check:
+    """One hand free (unless ``hands_free`` is off), the object has the state, not already there."""
+    def c(s: BehaviorState):
+        if hands_free and s.hands[0] is not None and s.hands[1] is not None:
+            return MISSING, "Robot's both hands are full (HIGH_LEVEL_ACTION)"
+        v = s.value(obj, key)
+        if v is None:
+            return AFF, f"Object {obj} does not have target state (HIGH_LEVEL_ACTION)"
+        if v == target:
+            return ADD, "Object's state is already satisfied (HIGH_LEVEL_ACTION)"
+        return None
+    return c
+
+
+def place(obj: str, hand: str) -> Check:
+    """Something in the hand, and the target is neither it nor among what it carries."""
+    def c(s: BehaviorState):
+        held = s.held(hand)
+        if held is None:
+            return MISSING, "Robot is not holding anything (PLACE)"
+        if obj == held:
+            return MISSING, "Release target obj first before place (PLACE)"
+        if obj in s.in_hand_objects(hand):
+            return MISSING, f"Release target obj {obj} first before place (PLACE)"
+        return None
+    return c
+
+
+def ancestor_named(s: BehaviorState, obj: str, names: Sequence[str],
+                   condition: Callable[[BehaviorState, str], bool] = lambda s, p: True) -> bool:
+    """Some tree ancestor of ``obj`` whose name contains one of ``names`` and meets ``condition``."""
+    for _, par, _ in s.ancestors(obj):
+        if any(n in par for n in names) and condition(s, par):
+            return True
+    return False
+
+
+def toggled_on(s: BehaviorState, name: str) -> bool:
+    return s.value(name, "ToggledOn") is True

@@ -1,0 +1,96 @@
+"""``eai_gym/Behavior-v0``: the 100 EAI BEHAVIOR tasks as a Gymnasium environment.
+
+Actions: one EAI item (``{"action": "LEFT_GRASP", "object": "candle_0"}``) or call syntax
+(``LEFT_GRASP(candle_0)``); with ``action_mode="index"``, an integer into a fixed catalogue of every
+action over the task's objects, with ``info["action_mask"]`` (int8). Observations are text: the task,
+its goal, every object's state and placement, what is held, and the feedback of the last action.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core import Action, GoalStatus, Task
+from ..base import TaskTextEnv
+from .actions import ACTIONS, TWO_OBJECTS, to_text
+from .state import BehaviorState
+from .tasks import check_initial_state, load_task, task_ids, task_record
+from .world import BehaviorWorld
+
+
+class BehaviorEnv(TaskTextEnv):
+    """One EAI BEHAVIOR task per episode.
+
+    Args:
+        task_id: a fixed task (a demo name; default: drawn with the reset seed or ``options["task_id"]``).
+        protocol: ``"fixed"`` (default) or ``"eai-1.0.5"``.
+        initial_state: ``"calibrated"`` (default) or ``"reference-defaults"``.
+        action_mode: ``"text"`` (default) or ``"index"``.
+        terminate_on_error: end the episode at the first fatal error, as offline scoring does.
+        render_mode: None or ``"ansi"``.
+    """
+
+    def __init__(self, task_id: str | None = None, protocol: str = "fixed", initial_state: str = "calibrated",
+                 action_mode: str = "text", terminate_on_error: bool = False,
+                 render_mode: str | None = None) -> None:
+        self.world = BehaviorWorld(protocol)
+        self.initial_state = check_initial_state(initial_state)
+        self.task_ids = task_ids()
+        if task_id is not None:
+            task_record(task_id)
+        super().__init__(task_id, action_mode, terminate_on_error, render_mode)
+
+    def load_task(self, task_id: str) -> Task[BehaviorState]:
+        return load_task(task_id, self.initial_state)
+
+    def catalogue(self, task: Task) -> list[Action]:
+        return catalogue(task.initial_state)
+
+    def catalogue_size(self) -> int:
+        return max_catalogue_size()
+
+    def legal_mask(self) -> np.ndarray:
+        assert self.episode is not None
+        state, history = self.episode.state, self.episode.trajectory.distinct_states()[:-1]
+        mask = np.zeros(self.action_space.n, dtype=np.int8)
+        for i, a in enumerate(self.actions):
+            new, _, crash = self.world.try_action(state, a, history)
+            mask[i] = new is not None and crash is None
+        return mask
+
+    def goal_info(self, status: GoalStatus) -> dict[str, Any]:
+        return {"success": status.success, "conditions": list(status.parts["conditions"])}
+
+    def observation(self) -> str:
+        assert self.task is not None and self.episode is not None
+        state = self.episode.state
+        goal = self.task.metadata["behavior"]["goal_prompt_lines"]
+        lines = [f"Task {self.task.id}: {self.task.name}", "Goal (BDDL, in scene names):"]
+        lines += ["  " + " ".join(str(t) for t in g) for g in goal]
+        lines += ["Objects:", self.world.describe(state),
+                  f"Left hand: {state.hands[0] or 'empty'}; right hand: {state.hands[1] or 'empty'}",
+                  f"Feedback: {self.last_feedback}"]
+        return "\n".join(lines)
+
+
+def catalogue(state: BehaviorState) -> list[Action]:
+    names = list(state.scene.order)
+    out = []
+    for a in ACTIONS:
+        combos = [(x, y) for x in names for y in names if x != y] if a in TWO_OBJECTS else [(x,) for x in names]
+        out += [Action(a, args, args, raw=to_text(a, args)) for args in combos]
+    return out
+
+
+_MAX: list[int] = []
+
+
+def max_catalogue_size() -> int:
+    if not _MAX:
+        k = max(len(r["objects"]) + sum(2 for o in r["objects"] if "Sliced" in o["states"])
+                for r in (task_record(t) for t in task_ids()))
+        n2 = len(TWO_OBJECTS)
+        _MAX.append((len(ACTIONS) - n2) * k + n2 * k * (k - 1))
+    return _MAX[0]

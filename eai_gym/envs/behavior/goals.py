@@ -1,0 +1,137 @@
+"""Goal checking for BEHAVIOR tasks, as eai-eval's evolving graph does it, plus the partial counts.
+
+A goal is a list of conditions (one per top-level conjunct of the BDDL ``:goal``); each condition
+has alternative groundings (options); a condition holds if all literals of some option hold.
+Literals are checked on a *state dict*: node states (true unary states, lower case) and edges
+(physical relations plus, for every object with a parent in the tree, ``ontop``/``inside`` to its
+parent). ``protocol="eai-1.0.5"`` reproduces the reference: only the direct parent counts, and
+:class:`GoalCrash` is raised where the reference raises (a state with no physical edge and a tree two
+levels deep; a literal about a state its object lacks). ``protocol="fixed"`` also counts every
+ancestor for ``inside`` and treats a missing state as false.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ...logic.bddl import GoalCondition
+from .state import INSIDE, ONTOP, BehaviorState
+
+EDGE_WORDS = ("nextto", "ontop", "inside", "onfloor", "under")
+NODE_WORDS = ("cooked", "dusty", "frozen", "open", "sliced", "soaked", "stained", "toggled_on", "burnt")
+_RENAME = {"toggled_on": "toggledon"}
+
+
+class GoalCrash(Exception):
+    """The reference evaluator raises while checking this goal."""
+
+
+def flatten(literal: Any) -> list[str]:
+    out: list[str] = []
+    for x in literal:
+        if isinstance(x, (list, tuple)):
+            out.extend(flatten(x))
+        else:
+            out.append(x)
+    return out
+
+
+def state_dict(s: BehaviorState, protocol: str) -> tuple[dict[str, tuple[set, set]], set[tuple[str, str, str]]]:
+    """``nodes[name] = (states, properties)`` and the set of ``(from, relation, to)`` edges."""
+    nodes: dict[str, tuple[set, set]] = {}
+    for name in s.scene.order:
+        obj = s.scene.objects[name]
+        props = {k.lower() for k in obj.keys if k in _GRAPH_KEYS}
+        states = {k.lower() for k in obj.keys if k in _GRAPH_KEYS and s.values.get(name, {}).get(k)}
+        if not obj.room_floor:
+            props |= {"inhandofrobot", "inlefthandofrobot", "inrighthandofrobot"}
+        if s.hands[0] == name:
+            states |= {"inlefthandofrobot", "inhandofrobot"}
+        elif s.hands[1] == name:
+            states |= {"inrighthandofrobot", "inhandofrobot"}
+        nodes[name] = (states, props)
+    edges = {(a, rel.lower(), b) for (a, b), rel in s.edges.items()}
+    for name, (par, link) in s.parent.items():
+        edges.add((name, ONTOP if link == ONTOP else INSIDE, par))
+        if par in s.parent:  # a grandparent exists
+            if protocol == "eai-1.0.5":
+                if not s.edges:
+                    raise GoalCrash("UnboundLocalError: the reference reads an unset variable when the "
+                                    "graph has no physical edge and an object sits two levels deep")
+            elif link == INSIDE:
+                for _, anc, up in s.ancestors(par):
+                    edges.add((name, INSIDE, anc))
+    for name in s.scene.order:  # a sliced whole object: what both its parts have
+        states, props = nodes[name]
+        if "sliced" in states and "_part_" not in name:
+            p0, p1 = f"{name}_part_0", f"{name}_part_1"
+            if p0 not in nodes or p1 not in nodes:
+                raise GoalCrash(f"{name} is sliced but has no parts")
+            nodes[name] = (nodes[p0][0] & nodes[p1][0], props)
+            e0 = {(r, t) for f, r, t in edges if f == p0}
+            e1 = {(r, t) for f, r, t in edges if f == p1}
+            edges = {e for e in edges if e[0] != name} | {(name, r, t) for r, t in e0 & e1}
+    return nodes, edges
+
+
+_GRAPH_KEYS = frozenset({"Cooked", "Dusty", "Frozen", "Open", "Sliced", "Soaked", "Stained", "ToggledOn",
+                         "Slicer", "CleaningTool"})
+
+
+def literal_holds(lit: Any, nodes, edges, names: dict[str, str], protocol: str) -> bool:
+    toks = flatten(lit)
+    negated = "not" in toks
+    body = [t for t in toks if t != "not"] if negated else toks
+    try:
+        if len(body) == 2:
+            state = _RENAME.get(body[0], body[0])
+            obj = names[body[1]]
+            states, props = nodes[obj]
+            if state not in props:
+                if protocol == "eai-1.0.5":
+                    raise GoalCrash(f"AssertionError: {obj} has no state {state!r}")
+                return negated
+            return (state in states) != negated
+        if len(body) == 3:
+            rel = _RENAME.get(body[0], body[0])
+            found = (names[body[1]], rel, names[body[2]]) in edges
+            return found != negated
+    except KeyError as e:
+        raise GoalCrash(f"KeyError: {e} in goal literal {toks}") from None
+    raise GoalCrash(f"AssertionError: malformed goal literal {toks}")
+
+
+def check_conditions(s: BehaviorState, conditions: Sequence[GoalCondition], names: dict[str, str],
+                     protocol: str) -> list[bool]:
+    """Per condition: does some option hold entirely?"""
+    nodes, edges = state_dict(s, protocol)
+    return [any(all(literal_holds(lit, nodes, edges, names, protocol) for lit in opt) for opt in c.options)
+            for c in conditions]
+
+
+def partial_counts(conditions: Sequence[GoalCondition], satisfied: Sequence[bool]) -> dict[str, float | int]:
+    """The reference's predicate counts: a condition mentioning both relation and state words counts
+    half as an edge and half as a node predicate; one mentioning neither counts as nothing."""
+    r: dict[str, float | int] = {k: 0.0 for k in ("tot_edge_predicates", "tot_node_predicates",
+                                                  "satisfied_edge_predicates", "satisfied_node_predicates")}
+    for k in ("pure_edge_predicates", "pure_node_predicates", "mixed_predicates", "satisfied_pure_edge_predicates",
+              "satisfied_pure_node_predicates", "satisfied_mixed_predicates"):
+        r[k] = 0
+    for cond, ok in zip(conditions, satisfied):
+        e = any(w in cond.terms for w in EDGE_WORDS)
+        n = any(w in cond.terms for w in NODE_WORDS)
+        if e or n:
+            r["tot_edge_predicates"] += int(e) / (int(e) + int(n))
+            r["tot_node_predicates"] += int(n) / (int(e) + int(n))
+            if ok:
+                r["satisfied_edge_predicates"] += int(e) / (int(e) + int(n))
+                r["satisfied_node_predicates"] += int(n) / (int(e) + int(n))
+        kind = "pure_edge_predicates" if e and not n else "pure_node_predicates" if n and not e else \
+            "mixed_predicates" if e and n else None
+        if kind:
+            r[kind] += 1
+            if ok:
+                r["satisfied_" + kind] += 1
+    r["tot_predicates"] = r["tot_edge_predicates"] + r["tot_node_predicates"]
+    r["satisfied_predicates"] = r["satisfied_edge_predicates"] + r["satisfied_node_predicates"]
+    return r

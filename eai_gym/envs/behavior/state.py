@@ -1,0 +1,154 @@
+"""BEHAVIOR symbolic state: unary state values, physical relations, the inside/ontop tree, two hands.
+
+The state mirrors the evolving graph of eai-eval's BEHAVIOR evaluator:
+
+* each object has a fixed set of state *keys* (``Open``, ``Dusty``, ``ToggledOn``, ``Slicer``...) and a
+  boolean value per key;
+* non-teleport relations (``OnFloor``, ``Under``, ``NextTo``) are directed edges, at most one
+  relation per ordered pair (a later relation replaces an earlier one), kept in insertion order;
+* ``Inside`` / ``OnTop`` form a forest: each non-floor object has at most one parent, children keep
+  the order in which they were attached;
+* the robot holds at most one object per hand (its tree descendants come along).
+
+A :class:`BehaviorState` is a value: worlds copy it (cheaply: a few small dicts) and change the copy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator
+
+INSIDE, ONTOP = "inside", "ontop"
+ONFLOOR, UNDER, NEXTTO = "OnFloor", "Under", "NextTo"
+HANDS = ("left_hand", "right_hand")
+
+
+@dataclass(frozen=True, slots=True)
+class BehaviorObject:
+    """Static facts about one addressable object."""
+
+    name: str
+    category: str
+    keys: frozenset[str]
+    room_floor: bool = False
+    volume: float = 1.0
+    bddl: str = ""
+
+
+@dataclass(slots=True)
+class BehaviorScene:
+    """Everything fixed for an episode: the objects, in the evaluator's order."""
+
+    objects: dict[str, BehaviorObject]
+    order: tuple[str, ...]
+    bddl_to_name: dict[str, str] = field(default_factory=dict)
+    memo: dict = field(default_factory=dict)
+
+    def is_floor(self, name: str) -> bool:
+        return self.objects[name].room_floor
+
+    def parts_of(self, name: str) -> list[str]:
+        """Objects the reference treats as parts of ``name`` (``_part_`` names containing it)."""
+        key = ("parts", name)
+        if key not in self.memo:
+            self.memo[key] = [o for o in self.order if "_part_" in o and name in o]
+        return self.memo[key]
+
+
+class BehaviorState:
+    """See the module docstring. ``values[name][key]`` is a state value; ``edges[(a, b)]`` the
+    relation from a to b; ``parent[name] = (parent, inside|ontop)``; ``children[name]`` a tuple."""
+
+    __slots__ = ("scene", "values", "edges", "parent", "children", "hands")
+
+    def __init__(self, scene: BehaviorScene, values: dict[str, dict[str, bool]],
+                 edges: dict[tuple[str, str], str], parent: dict[str, tuple[str, str]],
+                 children: dict[str, tuple[str, ...]], hands: tuple[str | None, str | None] = (None, None)) -> None:
+        self.scene = scene
+        self.values = values
+        self.edges = edges
+        self.parent = parent
+        self.children = children
+        self.hands = hands
+
+    def copy(self) -> "BehaviorState":
+        return BehaviorState(self.scene, dict(self.values), dict(self.edges), dict(self.parent),
+                             dict(self.children), self.hands)
+
+    # ------------------------------------------------------------------ reading
+    def has(self, name: str, key: str) -> bool:
+        return key in self.scene.objects[name].keys
+
+    def value(self, name: str, key: str) -> bool | None:
+        """The value of a state key, None when the object does not have it."""
+        return self.values.get(name, {}).get(key) if key in self.scene.objects[name].keys else None
+
+    def held(self, hand: str) -> str | None:
+        return self.hands[HANDS.index(hand)]
+
+    def in_hand_objects(self, hand: str) -> set[str]:
+        """The object in ``hand`` and all its descendants in the tree."""
+        top = self.held(hand)
+        if top is None:
+            return set()
+        out, stack = set(), [top]
+        while stack:
+            n = stack.pop()
+            out.add(n)
+            stack.extend(self.children.get(n, ()))
+        return out
+
+    def ancestors(self, name: str) -> Iterator[tuple[str, str, str]]:
+        """``(node, parent, link)`` up the tree, where ``link`` is the type of node's link to parent."""
+        node = name
+        seen = {name}
+        while node in self.parent:
+            par, link = self.parent[node]
+            yield node, par, link
+            if par in seen:
+                return
+            seen.add(par)
+            node = par
+
+    def successors(self, name: str) -> list[tuple[str, str]]:
+        return [(b, r) for (a, b), r in self.edges.items() if a == name]
+
+    def predecessors(self, name: str) -> list[tuple[str, str]]:
+        return [(a, r) for (a, b), r in self.edges.items() if b == name]
+
+    def has_any_edge(self, name: str) -> bool:
+        return any(a == name or b == name for a, b in self.edges)
+
+    def key(self) -> tuple:
+        return (tuple(sorted((k, tuple(sorted(v.items()))) for k, v in self.values.items())),
+                tuple(self.edges.items()), tuple(sorted(self.parent.items())),
+                tuple(sorted(self.children.items())), self.hands)
+
+    # ------------------------------------------------------------------ writing (fresh copies only)
+    def set_value(self, name: str, key: str, value: bool) -> None:
+        d = dict(self.values.get(name, {}))
+        d[key] = value
+        self.values[name] = d
+
+    def set_hand(self, hand: str, name: str | None) -> None:
+        h = list(self.hands)
+        h[HANDS.index(hand)] = name
+        self.hands = (h[0], h[1])
+
+    def add_edge(self, a: str, rel: str, b: str) -> None:
+        self.edges[(a, b)] = rel
+
+    def remove_edges_of(self, name: str) -> None:
+        self.edges = {k: r for k, r in self.edges.items() if name not in k}
+
+    def detach(self, name: str) -> None:
+        """Move ``name`` (with its subtree) to the root."""
+        if name in self.parent:
+            par, _ = self.parent.pop(name)
+            self.children[par] = tuple(c for c in self.children.get(par, ()) if c != name)
+
+    def attach(self, name: str, parent: str, link: str) -> None:
+        """Re-parent ``name`` under ``parent`` (appended to its children)."""
+        self.detach(name)
+        self.parent[name] = (parent, link)
+        self.children[parent] = self.children.get(parent, ()) + (name,)

@@ -1,0 +1,157 @@
+"""The BEHAVIOR world: parsing, execution with the EAI error taxonomy, goals, descriptions."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from ...core import Action, ActionError, ErrorType, GoalStatus, Outcome, Trajectory
+from .actions import ACTIONS, TWO_OBJECTS, arity, parse_step, to_text
+from .dynamics import ADD, AFF, MISSING, ORDER, Errors, check, high_level, interactivity
+from .executors import FIXED_RULES, REFERENCE_RULES, ExecutionCrash
+from .executors_use import EXECUTORS
+from ...logic.bddl import GoalCondition
+from .goals import GoalCrash, check_conditions
+from .state import BehaviorState
+
+PROTOCOLS = ("fixed", "eai-1.0.5")
+#: error priority of the reference (the first present names the step's error)
+PRIORITY = ((ADD, ErrorType.ADDITIONAL_STEP), (AFF, ErrorType.AFFORDANCE), (ORDER, ErrorType.WRONG_ORDER),
+            (MISSING, ErrorType.MISSING_STEP))
+
+
+def check_protocol(protocol: str) -> str:
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"unknown protocol {protocol!r}; choose one of {', '.join(PROTOCOLS)}")
+    return protocol
+
+
+def classify(errors: Errors) -> ErrorType | None:
+    kinds = {k for k, _ in errors.items}
+    for kind, etype in PRIORITY:
+        if kind in kinds:
+            return etype
+    return None
+
+
+class BehaviorWorld:
+    """The evolving graph of EAI BEHAVIOR.
+
+    Args:
+        protocol: ``"fixed"`` (documented intent) or ``"eai-1.0.5"`` (the reference's behaviour:
+            NAVIGATE_TO and BURN fail as unknown execution errors, TRANSFER_CONTENTS of a full
+            container raises after moving one item, only a direct parent counts for ``inside``).
+    """
+
+    name = "behavior"
+
+    def __init__(self, protocol: str = "fixed") -> None:
+        self.protocol = check_protocol(protocol)
+        self.reference = protocol == "eai-1.0.5"
+        self.rules = REFERENCE_RULES if self.reference else FIXED_RULES
+
+    # ------------------------------------------------------------------ parsing
+    def parse(self, text: str, state: BehaviorState) -> Action:
+        if not isinstance(text, str):
+            raise ActionError(ErrorType.PARSING, f"an action must be a string, got {type(text).__name__}")
+        name, objects = parse_step(text)
+        return self.resolve(name, objects, state, raw=text)
+
+    def resolve(self, name: str, objects: Sequence[str], state: BehaviorState, raw: str = "") -> Action:
+        if name not in ACTIONS:
+            raise ActionError(ErrorType.HALLUCINATION, f"action {name} not found")
+        for o in objects:
+            if o not in state.scene.objects:
+                raise ActionError(ErrorType.HALLUCINATION, f"object {o} not found")
+        if len(objects) != arity(name):
+            raise ActionError(ErrorType.ARGUMENTS, f"wrong arguments: {','.join(objects)} for action {name}")
+        return Action(name, tuple(objects), tuple(objects), raw=raw or to_text(name, objects))
+
+    # ------------------------------------------------------------------ execution
+    def try_action(self, state: BehaviorState, action: Action, history: Sequence[BehaviorState] = ()):
+        """``(new_state | None, errors, crash_message | None)``."""
+        errors = Errors()
+        fn = EXECUTORS.get(action.name)
+        if fn is None:
+            if self.reference:
+                return None, errors, f"KeyError({ACTIONS.index(action.name) + 1})"
+            return self._unmodelled(state, action, history, errors), errors, None
+        try:
+            return fn(state, history, action.args, errors, self.rules), errors, None
+        except ExecutionCrash as e:
+            return e.state, errors, str(e)
+
+    def _unmodelled(self, state, action, history, errors):
+        """NAVIGATE_TO (moving is implicit: a no-op) and BURN (Burnt, no heat source modelled)."""
+        obj = action.args[0]
+        if action.name == "NAVIGATE_TO":
+            return state
+        if not check(errors, state, history, [high_level(obj, "Burnt", True), interactivity(obj)], True):
+            return None
+        n = state.copy()
+        n.set_value(obj, "Burnt", True)
+        return n
+
+    def execute(self, trajectory: Trajectory[BehaviorState], action: Action) -> Outcome[BehaviorState]:
+        state = trajectory.state
+        history = trajectory.distinct_states()[:-1]
+        new, errors, crash = self.try_action(state, action, history)
+        details: dict[str, Any] = {"errors": [{"error_type": f"ErrorType.{k}", "error_reason": r}
+                                              for k, r in errors.items]}
+        if crash is not None:
+            details["unknown_execution_error"] = crash
+            return Outcome(False, new if new is not None else state, ErrorType.AFFORDANCE,
+                           f"the reference raises: {crash}", details)
+        if new is not None:
+            return Outcome(True, new, None, "", details)
+        etype = classify(errors)
+        if etype is None:  # no recorded error: cannot happen with the modelled actions
+            etype = ErrorType.AFFORDANCE
+        reason = next((r for k, r in reversed(errors.items) if (k, etype) in PRIORITY), errors.items[-1][1]
+                      if errors.items else "failed")
+        return Outcome(False, state, etype, reason, details)
+
+    # ------------------------------------------------------------------ goals and text
+    def satisfied(self, state: BehaviorState, goal: Sequence[GoalCondition], names: dict[str, str]) -> list[bool]:
+        return check_conditions(state, goal, names, self.protocol)
+
+    def goal_status(self, trajectory: Trajectory[BehaviorState], goal: Sequence[GoalCondition]) -> GoalStatus:
+        state = trajectory.state
+        try:
+            sat = self.satisfied(state, goal, state.scene.bddl_to_name)
+        except GoalCrash as e:
+            return GoalStatus(False, {"conditions": (0, len(goal))}, [("crash", str(e))])
+        return GoalStatus(all(sat), {"conditions": (sum(sat), len(goal))},
+                          [("condition", list(c.terms)) for c, ok in zip(goal, sat) if not ok])
+
+    def legal_actions(self, state: BehaviorState, objects: Iterable[str] | None = None) -> list[Action]:
+        names = list(state.scene.order) if objects is None else list(objects)
+        out = []
+        for a in ACTIONS:
+            combos = [(x, y) for x in names for y in names if x != y] if a in TWO_OBJECTS else [(x,) for x in names]
+            for args in combos:
+                act = Action(a, args, args, raw=to_text(a, args))
+                new, _, crash = self.try_action(state, act)
+                if new is not None and crash is None:
+                    out.append(act)
+        return out
+
+    def describe(self, state: BehaviorState, objects: Iterable[str] | None = None) -> str:
+        names = list(state.scene.order) if objects is None else list(objects)
+        lines = []
+        for n in names:
+            obj = state.scene.objects[n]
+            vals = state.values.get(n, {})
+            parts = [f"{n} ({obj.category})"]
+            st = [f"{k}={'yes' if vals.get(k) else 'no'}" for k in sorted(obj.keys)]
+            if st:
+                parts.append("states: " + ", ".join(st))
+            if n in state.parent:
+                par, link = state.parent[n]
+                parts.append(f"{link} {par}")
+            rels = [f"{r} {b}" for (a, b), r in state.edges.items() if a == n]
+            if rels:
+                parts.append("; ".join(rels))
+            if n in state.hands:
+                parts.append("in " + ("left" if state.hands[0] == n else "right") + " hand")
+            lines.append("; ".join(parts))
+        return "\n".join(lines)
