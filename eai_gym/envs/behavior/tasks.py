@@ -17,7 +17,7 @@ from functools import lru_cache
 from importlib import resources
 
 from ...core import Task, UnknownTaskError
-from ...logic.bddl import GoalCondition, compile_goal, parse_problem
+from ...logic.bddl import GoalCondition, compile_goal, parse_expression
 from .state import INSIDE, NEXTTO, ONFLOOR, ONTOP, UNDER, BehaviorObject, BehaviorScene, BehaviorState
 
 INITIAL_STATES = ("calibrated", "reference-defaults")
@@ -182,4 +182,4 @@ def _instruction(rec: dict) -> str:
 def goal_conditions(task_id: str) -> tuple[GoalCondition, ...]:
     """The task's goal compiled as eai-eval compiles it (one condition per top-level conjunct)."""
     rec = task_record(task_id)
-    return tuple(compile_goal(parse_problem(rec["problem_bddl"]), rec["object_map"]))
+    return tuple(compile_goal(parse_expression(rec["goal_bddl"]), rec["object_map"]))
