@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 from . import __version__
 
 WORLDS = ("virtualhome", "behavior")
-MODES = ("action_sequencing",)
+MODES = ("action_sequencing", "subgoal_decomposition")
 
 
 def _score_virtualhome(args: argparse.Namespace) -> int:
@@ -36,6 +36,57 @@ def _score_virtualhome(args: argparse.Namespace) -> int:
     result = _result("virtualhome", args, source, records, summary)
     result["counters"] = counters
     return _finish(args, result, records, time.perf_counter() - t0)
+
+
+def _score_virtualhome_subgoals(args: argparse.Namespace) -> int:
+    from .envs.virtualhome.tasks import task_ids, task_record
+    from .scoring.io import progress
+    from .scoring.virtualhome_subgoal import score_items
+
+    def gold() -> list:
+        # the task goal split at its top-level "then" as the plan (what the reference kit feeds it)
+        return [{"identifier": t, "llm_output": json.dumps({"output": _split_then(task_record(t)["tl_goal"])})}
+                for t in task_ids() if task_record(t)["tl_goal"]]
+
+    items, source = _items(args, gold)
+    if items is None:
+        return 2
+    t0 = time.perf_counter()
+    res = score_items(progress(items, len(items), "scoring"), args.protocol, seed=args.seed)
+    result = _result("virtualhome", args, source, res["tasks"], res["summary"])
+    result["seed"] = args.seed
+    return _finish(args, result, res["tasks"], time.perf_counter() - t0)
+
+
+def _unwrap(formula: str) -> str:
+    """Remove parentheses that enclose the whole formula."""
+    f = formula.strip()
+    while f.startswith("(") and f.endswith(")"):
+        depth = 0
+        for i, ch in enumerate(f):
+            depth += (ch == "(") - (ch == ")")
+            if depth == 0 and i < len(f) - 1:
+                return f
+        f = f[1:-1].strip()
+    return f
+
+
+def _split_then(formula: str) -> list[str]:
+    """Split a formula at its top-level `` then `` (outside parentheses)."""
+    formula = _unwrap(formula)
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(formula):
+        ch = formula[i]
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and formula.startswith(" then ", i):
+            parts.append(formula[start:i])
+            i += len(" then ")
+            start = i
+            continue
+        i += 1
+    parts.append(formula[start:])
+    return [p.strip() for p in parts if p.strip()]
 
 
 def _score_behavior(args: argparse.Namespace) -> int:
@@ -114,6 +165,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--gold-shortcut", choices=("on", "off"), default=None,
                    help="virtualhome: count plans identical to the gold script as executable without "
                         "simulating them (default: on for eai-1.0.5, off for fixed)")
+    s.add_argument("--seed", type=int, default=0,
+                   help="subgoal_decomposition, eai-1.0.5: seed of the reference's random choice of 'or' "
+                        "disjuncts (0 reproduces runs after random.seed(0); fixed explores them all)")
     s.add_argument("--initial-state", choices=("calibrated", "reference-defaults"), default="calibrated",
                    help="behavior: how unstated initial values are completed (default: calibrated)")
     s.add_argument("--out", help="write the full results (summary and one record per item) to this JSON file")
@@ -127,7 +181,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if (args.plans is None) == (not args.gold):
             parser.error("give a PLANS file or --gold (not both)")
         try:
-            return _score_virtualhome(args) if args.world == "virtualhome" else _score_behavior(args)
+            if args.world == "virtualhome":
+                if args.mode == "subgoal_decomposition":
+                    return _score_virtualhome_subgoals(args)
+                return _score_virtualhome(args)
+            if args.mode == "subgoal_decomposition":
+                parser.error("subgoal_decomposition is available for virtualhome only")
+            return _score_behavior(args)
         except BrokenPipeError:
             return 0
         except KeyboardInterrupt:

@@ -247,6 +247,7 @@ def convert(wheel: str, out_dir: str) -> dict:
         "object_states": json.loads(read(f"{PKG}/resources/object_states.json")),
         "class_name_equivalence": json.loads(read(f"{PKG}/resources/class_name_equivalence.json")),
         "action_space": json.loads(read(f"{PKG}/resources/virtualhome/action_space.json")),
+        "vocabulary": json.loads(read(f"{PKG}/resources/vocabulary.json")),
     }
     os.makedirs(out_dir, exist_ok=True)
     _write_gz(os.path.join(out_dir, "scene_1.json.gz"), scene)
@@ -287,7 +288,8 @@ Contents:
   of differing edges), and the action goals in the order eai-eval {version} iterates them under
   `PYTHONHASHSEED=0`.
 - `resources.json.gz`: `resources/properties_data.json`, `resources/object_states.json`,
-  `resources/class_name_equivalence.json`, `resources/virtualhome/action_space.json`.
+  `resources/class_name_equivalence.json`, `resources/virtualhome/action_space.json`,
+  `resources/vocabulary.json` (the subgoal-decomposition vocabulary).
 
 Regenerate with `python tools/convert_virtualhome.py` (same output byte for byte).
 """

@@ -102,6 +102,12 @@ def main(argv: list[str] | None = None) -> int:
     trimmed = trim_output(json.load(open(os.path.join(src, NOSHORTCUT))), items)
     with open(os.path.join(dst, NOSHORTCUT), "w") as f:
         json.dump(trimmed, f, separators=(",", ":"))
+    for name in ("subgoal_goal_and_split", "subgoal_goal_then_split", "subgoal_perturbed"):
+        shutil.copyfile(os.path.join(src, f"{name}_inputs.json"), os.path.join(dst, f"{name}_inputs.json"))
+        out = json.load(open(os.path.join(src, f"{name}_outputs.json")))
+        with open(os.path.join(dst, f"{name}_outputs.json"), "w") as f:
+            json.dump({k: out[k] for k in ("seed", "num_workers", "summary", "error_info")}, f,
+                      separators=(",", ":"))
     shutil.copyfile(os.path.join(src, "action_sequencing_abort_patterns.json"),
                     os.path.join(dst, "action_sequencing_abort_patterns.json"))
     print(f"copied {len(VIRTUALHOME) + 2} case files to {os.path.normpath(dst)}")

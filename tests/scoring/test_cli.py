@@ -80,3 +80,16 @@ def test_score_behavior(tmp_path, capsys):
                                  'Plan: [{"action": "LEFT_GRASP", "object": "candle_0"}]'}))
     assert main(["score", "behavior", str(plans), "--out", str(out)]) == 0
     assert json.loads(out.read_text())["tasks"][0]["execution_success"] is True
+
+
+def test_score_subgoals(tmp_path):
+    out = tmp_path / "s.json"
+    plans = tmp_path / "p.json"
+    plans.write_text(json.dumps([{"identifier": "scene_1_11_1", "llm_output": json.dumps(
+        {"output": ["NEXT_TO(character.65, floor_lamp.1000)", "ON(floor_lamp.1000)"]})}]))
+    assert main(["score", "virtualhome", str(plans), "--mode", "subgoal_decomposition", "--out", str(out)]) == 0
+    rec = json.loads(out.read_text())["tasks"][0]
+    assert rec["category"] == "Correct" and rec["actions"][-1] == "[SWITCHON] <floor_lamp> (1000)"
+    assert main(["score", "virtualhome", "--gold", "--mode", "subgoal_decomposition", "--protocol", "eai-1.0.5",
+                 "--seed", "3", "--out", str(out)]) == 0
+    assert json.loads(out.read_text())["seed"] == 3

@@ -1,0 +1,91 @@
+"""The EAI subgoal-decomposition summary (VirtualHome), from scored records.
+
+Fractions of the number of scored tasks, rounded to 4 decimals, with eai-eval's definitions:
+executable = GoalUnreachable + Correct + Runtime with every subgoal executed; ``hallucination``
+excludes wrong parameter counts (``predicate_argument_number``); the runtime error rates count the
+errors of the reported branch of Runtime and Correct tasks (an additional step at most once per task);
+goal rates are micro-averages, a task without goal counts contributing its goal totals and no success.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+
+def _task_totals(task_id: str) -> tuple[int, int, int]:
+    from ..envs.virtualhome.tasks import task_record
+
+    raw = task_record(task_id)["vh_goal"]
+    nodes = sum(1 for g in raw["goal"] if {"id", "class_name", "state"} <= g.keys())
+    edges = sum(1 for g in raw["goal"] if {"from_id", "to_id", "relation_type"} <= g.keys()
+                and not {"id", "class_name", "state"} <= g.keys())
+    return nodes, edges, len(raw["actions"])
+
+
+def summarize_subgoal(records: Iterable[dict]) -> dict:
+    recs = list(records)
+    n = len(recs)
+    c = {k: 0 for k in ("parsing", "halluc", "param", "executable", "missing", "additional", "afford", "order",
+                        "success")}
+    g = {k: 0 for k in ("node_tot", "node_ok", "edge_tot", "edge_ok", "action_tot", "action_ok", "full_tot",
+                        "full_ok")}
+    for r in recs:
+        cat = r["category"]
+        c["success"] += bool(r["success"])
+        if cat == "NotParseable":
+            c["parsing"] += 1
+        elif cat == "Hallucination":
+            c["halluc"] += 1
+            flags = r.get("hallucination_flags") or {}
+            if r.get("hallucination") != "UnknownPrimitive" and flags.get("IncorrectParamLength"):
+                c["param"] += 1
+        elif cat == "GoalUnreachable":
+            c["executable"] += 1
+        else:
+            if cat == "Correct" or r["executable"]:
+                c["executable"] += 1
+            additional = False
+            for e in r["errors"]:
+                for t in e["error_type"]:
+                    t = t.lower()
+                    if "missing_step" in t:
+                        c["missing"] += 1
+                    elif "additional_step" in t:
+                        if not additional:
+                            c["additional"] += 1
+                            additional = True
+                    elif "affordance" in t:
+                        c["afford"] += 1
+                    elif "wrong_temporal_order" in t:
+                        c["order"] += 1
+        goal = r.get("goal")
+        if goal is not None:
+            for key, name in (("node", "node"), ("edge", "edge"), ("action", "action"), ("full", "full")):
+                g[key + "_tot"] += goal[f"{name}_tot_num"]
+                g[key + "_ok"] += goal[f"{name}_success_num"]
+        else:
+            nodes, edges, actions = _task_totals(r["task_id"])
+            g["node_tot"] += nodes
+            g["edge_tot"] += edges
+            g["action_tot"] += actions
+            g["full_tot"] += nodes + edges + actions
+
+    def frac(a: int, b: int) -> float:
+        return round(a / b, 4) if b > 0 else 0
+
+    return {
+        "trajectory_evaluation": {
+            "execution_success_rate": frac(c["executable"], n),
+            "grammar_error": {"parsing": frac(c["parsing"], n), "hallucination": frac(c["halluc"] - c["param"], n),
+                              "predicate_argument_number": frac(c["param"], n)},
+            "runtime_error": {"wrong_order": frac(c["order"], n), "missing_step": frac(c["missing"], n),
+                              "additional_step": frac(c["additional"], n), "affordance": frac(c["afford"], n)},
+        },
+        "goal_evaluation": {
+            "task_success_rate": frac(c["success"], n),
+            "state_goal": round(g["node_ok"] / g["node_tot"], 4) if g["node_tot"] else 0,
+            "relation_goal": round(g["edge_ok"] / g["edge_tot"], 4) if g["edge_tot"] else 0,
+            "action_goal": round(g["action_ok"] / g["action_tot"], 4) if g["action_tot"] else 0,
+            "overall_goal": round(g["full_ok"] / g["full_tot"], 4) if g["full_tot"] else 0,
+        },
+    }

@@ -1,0 +1,234 @@
+"""Offline subgoal-decomposition scorer for VirtualHome (EAI's second offline task).
+
+An LLM output is a JSON object whose ``output`` is a list of subgoal formulas
+(``"NEXT_TO(character.65, tv.426)"``, ``"ON(tv.426) and CLOSED(tv.426)"``...). The plan is their
+``then`` sequence. It is checked for syntax (unknown primitive → Hallucination, else NotParseable),
+semantics (parameter counts, objects in the scene → Hallucination), then run: see
+:mod:`eai_gym.envs.virtualhome.subgoals`. Categories: Correct, GoalUnreachable (every subgoal executed,
+goal not reached), Runtime, NotParseable, Hallucination.
+
+``protocol="eai-1.0.5"`` follows eai-eval, which picks one disjunct of every ``or`` at random; with
+``seed`` (default 0) the picks are those of a run after ``random.seed(seed)`` (the recorded reference
+runs). ``protocol="fixed"`` explores every disjunct (success if any branch succeeds), skips a negated
+subgoal instead of failing, and is deterministic.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any, Iterable
+
+from ..core.errors import UnknownTaskError
+from ..envs.virtualhome.subgoals import SubgoalCrash, choose, search, split, vocabulary
+from ..envs.virtualhome.tasks import load_task, task_record
+from ..envs.virtualhome.world import VirtualHomeWorld, check_protocol
+from ..logic import tl
+from ..metrics.eai_subgoal import summarize_subgoal
+
+MAX_PATHS = 256
+
+
+class _NotParseable(Exception):
+    pass
+
+
+def task_id_of(identifier: Any) -> str:
+    """``scene_1_27_2`` or ``27_2`` → ``27_2``."""
+    if not isinstance(identifier, str):
+        raise UnknownTaskError(f"identifier must be a string, got {identifier!r}")
+    tid = identifier[8:] if identifier.startswith("scene_") else identifier
+    task_record(tid)
+    return tid
+
+
+def read_subgoals(llm_output: Any, rng: random.Random | None) -> list[str]:
+    """The ``output`` list of the first JSON object in the text, cleaned as the reference does:
+    empty entries and entries without a ``NAME(...)`` dropped (bare SLEEP/WAKEUP/STANDUP kept); with
+    ``rng`` an entry containing `` or `` is replaced by one of its parts."""
+    if not isinstance(llm_output, str):
+        raise _NotParseable(f"'{type(llm_output).__name__}' object has no attribute 'strip'")
+    text = llm_output.strip().replace("}}", "}")
+    m = re.search(r"{[^{}]*}", text, re.DOTALL)
+    obj = None
+    if m:
+        try:
+            obj = json.loads(m.group(0))
+        except ValueError:
+            obj = None
+    if not isinstance(obj, dict) or not isinstance(obj.get("output"), list):
+        raise _NotParseable(f"Failed to extract json object from the plan string: {llm_output}")
+    out = []
+    for entry in obj["output"]:
+        if not isinstance(entry, str):
+            raise _NotParseable(f"'{type(entry).__name__}' object has no attribute 'strip'")
+        entry = entry.strip()
+        if not entry:
+            continue
+        if entry in ("SLEEP", "WAKEUP", "STANDUP"):
+            out.append(f"{entry}()")
+        elif re.search(r"\w+\(.*?\)", entry):
+            out.append(rng.choice(entry.split(" or ")) if rng is not None else entry)
+    return out
+
+
+def _semantic(formula: tl.Formula, id_to_name: dict[int, str]) -> dict | None:
+    """Parameter counts and object existence; None when both pass."""
+    v = vocabulary()
+    pred_params, act_params = _predicate_params(), v["subgoal_actions"]
+    report = {"IncorrectParamLength": False, "ObjectNotInScene": False, "error_info": ""}
+    prims = list(tl.primitives(formula))
+    for p in [x for x in prims if not x.is_action] + [x for x in prims if x.is_action]:
+        want = act_params[p.name] if p.is_action else pred_params[p.name]
+        if len(p.args) != want:
+            report["IncorrectParamLength"] = True
+            report["error_info"] += f"Primitive {p} has incorrect number of parameters\n"
+            break
+    names = set(id_to_name.values())
+    for arg in sorted({a for p in prims for a in p.args} - {"<wildcard>"}):
+        if "." in arg:
+            try:
+                name, oid = split(arg)
+            except ValueError as e:
+                raise _NotParseable(str(e)) from None
+            if id_to_name.get(oid) != name:
+                report["ObjectNotInScene"] = True
+        elif arg not in names:
+            report["ObjectNotInScene"] = True
+        if report["ObjectNotInScene"]:
+            report["error_info"] += f"Object {arg} is not in the scene\n"
+            break
+    return report if (report["IncorrectParamLength"] or report["ObjectNotInScene"]) else None
+
+
+def _predicate_params() -> dict[str, int]:
+    v = vocabulary()
+    out = {}
+    for p in v["tl_predicates"]:
+        vh = v["tl_predicates_to_vh"][p]
+        n = -1
+        if vh in v["properties"]:
+            n = 1
+        elif vh in v["vh_states"] and v["vh_states_to_tl"][vh] == p:
+            n = 1
+        elif vh in v["vh_relations"] and v["vh_relations_to_tl"][vh] == p:
+            n = 2
+        out[p] = n
+    return out
+
+
+def goal_counts(task, actions) -> dict[str, int]:
+    """The reference's goal counts for the chosen action sequence (replayed from the start)."""
+    world = VirtualHomeWorld("eai-1.0.5")
+    state = task.initial_state
+    for a in actions:
+        res = world.try_action(state, a)
+        if not hasattr(res, "kind"):
+            state = res
+    raw = task.metadata["virtualhome"].raw_goal
+    nodes = [g for g in raw["goal"] if {"id", "class_name", "state"} <= g.keys()]
+    edges: list[dict] = []
+    for g in raw["goal"]:
+        if {"from_id", "to_id", "relation_type"} <= g.keys() and g not in edges:
+            edges.append(g)
+    node_ok = sum(1 for g in nodes if g["id"] in state.scene.objects and state.scene.objects[g["id"]].name ==
+                  g["class_name"] and g["state"] in state.states(g["id"]))
+    edge_ok = sum(1 for g in edges if state.has_edge(g["from_id"], g["relation_type"], g["to_id"]))
+    scripts = [f"[{a.name}]" + "".join(f" <{n}> ({i})" for n, i in zip(a.arg_names, a.args)) for a in actions]
+    act_ok = 0
+    for g in raw["actions"]:
+        if any(opt in s for opt in g.split("|") for s in scripts):
+            act_ok += 1
+        else:
+            break
+    counts = {"node_tot_num": len(nodes), "node_success_num": node_ok, "edge_tot_num": len(edges),
+              "edge_success_num": edge_ok, "action_tot_num": len(raw["actions"]), "action_success_num": act_ok}
+    counts["full_tot_num"] = counts["node_tot_num"] + counts["edge_tot_num"] + counts["action_tot_num"]
+    counts["full_success_num"] = node_ok + edge_ok + act_ok
+    return counts
+
+
+def score_item(item: Any, protocol: str, rng: random.Random | None, world: VirtualHomeWorld) -> dict[str, Any]:
+    rec: dict[str, Any] = {"identifier": item.get("identifier") if isinstance(item, dict) else None,
+                           "status": "evaluated", "success": False, "category": None, "executable": False,
+                           "errors": [], "actions": [], "goal": None, "message": "", "hallucination": None}
+    try:
+        if not isinstance(item, dict) or "identifier" not in item or "llm_output" not in item:
+            raise UnknownTaskError("an item must be an object with 'identifier' and 'llm_output'")
+        task = load_task(task_id_of(item["identifier"]))
+    except UnknownTaskError as e:
+        rec.update(status="invalid_input", message=str(e))
+        return rec
+    rec["task_id"] = task.id
+    try:
+        _run(rec, task, item["llm_output"], protocol, rng, world)
+    except (_NotParseable, SubgoalCrash, tl.TLError, ValueError, NotImplementedError) as e:
+        rec.update(category="NotParseable", message=str(e), success=False, executable=False, errors=[],
+                   actions=[], goal=None)
+    return rec
+
+
+def _run(rec, task, llm_output, protocol, rng, world) -> None:
+    v = vocabulary()
+    predicates, actions = v["tl_predicates"], list(v["subgoal_actions"])
+    subgoals = read_subgoals(llm_output, rng if protocol == "eai-1.0.5" else None)
+    try:
+        formula = tl.parse(" then ".join(subgoals), predicates, actions)
+    except tl.TLError as e:
+        if e.unknown_primitive:
+            rec.update(category="Hallucination", hallucination="UnknownPrimitive", message=str(e))
+            return
+        raise
+    id_to_name = {o.id: o.name for o in task.initial_state.scene.objects.values()}
+    sem = _semantic(formula, id_to_name)
+    if sem is not None:
+        kind = "IncorrectParamLength" if sem["IncorrectParamLength"] else "ObjectNotInScene"
+        rec.update(category="Hallucination", hallucination=kind, message=sem["error_info"].strip(),
+                   hallucination_flags={k: sem[k] for k in ("IncorrectParamLength", "ObjectNotInScene")})
+        return
+    if not task.goal.tl_goal:
+        raise _NotParseable("Failed to get final goal formula (the task has no tl_goal)")
+    goal = tl.parse(task.goal.tl_goal, predicates, actions)
+    if protocol == "eai-1.0.5":
+        paths = tl.subgoal_paths(formula, rng.choice)
+    else:
+        paths = tl.subgoal_paths(formula)[:MAX_PATHS]
+        paths = [[g for g in p if isinstance(g, tl.Primitive)] for p in paths]
+    results = [search(world, task.initial_state, p, goal) for p in paths]
+    executable = any(r[0] for r in results)
+    feasible = [b for r in results for b in r[1]]
+    failed = [b for r in results for b in r[2]]
+    best, ok = choose(feasible, failed)
+    if best is None:
+        raise _NotParseable("'SubgoalRuntimeChecker' object has no attribute 'goal_info'")
+    rec.update(success=ok, executable=executable,
+               category="Correct" if ok else ("GoalUnreachable" if executable else "Runtime"),
+               errors=[{"error_type": e["error_type"], "error_info": e["error_info"], "subgoal": e["subgoal"],
+                        "action": e["action"]} for e in best.errors],
+               actions=[f"[{a.name}]" + "".join(f" <{n}> ({i})" for n, i in zip(a.arg_names, a.args))
+                        for a in best.actions],
+               goal=goal_counts(task, best.actions))
+
+
+def score_items(items: Iterable[Any], protocol: str = "fixed", seed: int = 0) -> dict[str, Any]:
+    """Score every item in order. Items whose identifier repeats an earlier one are not evaluated
+    (``status: "duplicate_identifier"``), as the reference keys its results by identifier."""
+    check_protocol(protocol)
+    world = VirtualHomeWorld(protocol)
+    rng = random.Random(seed)
+    seen: set[str] = set()
+    records = []
+    for it in items:
+        rec = None
+        if isinstance(it, dict) and isinstance(it.get("identifier"), str):
+            try:
+                tid = task_id_of(it["identifier"])
+                if tid in seen:
+                    rec = {"identifier": it["identifier"], "status": "duplicate_identifier",
+                           "message": f"task {tid} already scored earlier in the input"}
+                seen.add(tid)
+            except UnknownTaskError:
+                pass
+        records.append(rec if rec is not None else score_item(it, protocol, rng, world))
+    return {"summary": summarize_subgoal([r for r in records if r["status"] == "evaluated"]), "tasks": records}
