@@ -13,8 +13,15 @@ from typing import Callable, Sequence
 
 from . import __version__
 
-WORLDS = ("virtualhome", "behavior")
-MODES = ("action_sequencing", "subgoal_decomposition")
+WORLDS = ("virtualhome", "behavior", "rearrange")
+#: per world: its scoring modes (the first is the default) and protocols (the first is the default)
+WORLD_MODES = {"virtualhome": ("action_sequencing", "subgoal_decomposition"),
+               "behavior": ("action_sequencing", "subgoal_decomposition"),
+               "rearrange": ("facts",)}
+WORLD_PROTOCOLS = {"virtualhome": ("fixed", "eai-1.0.5"), "behavior": ("fixed", "eai-1.0.5"),
+                   "rearrange": ("fixed", "partnr")}
+MODES = tuple(dict.fromkeys(m for ms in WORLD_MODES.values() for m in ms))
+PROTOCOLS = tuple(dict.fromkeys(p for ps in WORLD_PROTOCOLS.values() for p in ps))
 
 
 def _score_virtualhome(args: argparse.Namespace) -> int:
@@ -110,6 +117,17 @@ def _score_behavior(args: argparse.Namespace) -> int:
     return _finish(args, result, records, time.perf_counter() - t0)
 
 
+def _score_rearrange_facts(args: argparse.Namespace) -> int:
+    from .scoring.rearrange_facts import score_paths
+
+    t0 = time.perf_counter()
+    res = score_paths(args.plans, args.protocol)
+    result = {"world": "rearrange", "mode": args.mode, "protocol": args.protocol, "source": args.plans,
+              "eai_gym_version": __version__, **res}
+    records = [{**r, "identifier": r["case_id"], "message": r.get("error")} for r in res["tasks"]]
+    return _finish(args, result, records, time.perf_counter() - t0)
+
+
 def _items(args: argparse.Namespace, gold: Callable[[], list]) -> tuple[list | None, str]:
     """The items to score: the packaged gold plans, or the plans file (None if unreadable)."""
     from .scoring.io import InputFileError, read_items
@@ -117,10 +135,10 @@ def _items(args: argparse.Namespace, gold: Callable[[], list]) -> tuple[list | N
     if args.gold:
         return gold(), "gold plans (packaged)"
     try:
-        return read_items(args.plans), args.plans
+        return read_items(args.plans[0]), args.plans[0]
     except InputFileError as e:
         print(f"eai-gym: {e}", file=sys.stderr)
-        return None, args.plans
+        return None, args.plans[0]
 
 
 def _result(world: str, args: argparse.Namespace, source: str, records: list, summary: dict) -> dict:
@@ -144,8 +162,8 @@ def _finish(args: argparse.Namespace, result: dict, records: list, elapsed: floa
     print(f"{len(records)} items ({line}) scored in {elapsed:.2f} s with protocol {args.protocol}"
           + (f"; results in {args.out}" if args.out else ""), file=sys.stderr)
     for r in records:
-        if r["status"] == "invalid_input":
-            print(f"  invalid input {r['identifier']!r}: {r['message']}", file=sys.stderr)
+        if r["status"] in ("invalid_input", "evaluation_error"):
+            print(f"  {r['status'].replace('_', ' ')} {r['identifier']!r}: {r['message']}", file=sys.stderr)
     return 0
 
 
@@ -157,11 +175,16 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Replay static plans (LLM outputs) through the environment and "
                                    "print the reference benchmark's summary.")
     s.add_argument("world", choices=WORLDS)
-    s.add_argument("plans", nargs="?", help="JSON file: a list of {identifier, llm_output} or a dict id -> output")
+    s.add_argument("plans", nargs="*",
+                   help="virtualhome/behavior: one JSON file, a list of {identifier, llm_output} or a dict id -> "
+                        "output; rearrange --mode facts: case files and/or folders of cases")
     s.add_argument("--gold", action="store_true", help="score the packaged gold plans instead of a file")
-    s.add_argument("--mode", choices=MODES, default="action_sequencing")
-    s.add_argument("--protocol", choices=("fixed", "eai-1.0.5"), default="fixed",
-                   help="fixed (default): documented intent; eai-1.0.5: the reference's exact behaviour")
+    s.add_argument("--mode", choices=MODES, default=None,
+                   help="virtualhome/behavior: action_sequencing (default) or subgoal_decomposition; "
+                        "rearrange: facts (replay per-step world facts through the evaluation engine)")
+    s.add_argument("--protocol", choices=PROTOCOLS, default="fixed",
+                   help="fixed (default): documented intent; the reference's exact behaviour: eai-1.0.5 "
+                        "(virtualhome, behavior) or partnr (rearrange)")
     s.add_argument("--gold-shortcut", choices=("on", "off"), default=None,
                    help="virtualhome: count plans identical to the gold script as executable without "
                         "simulating them (default: on for eai-1.0.5, off for fixed)")
@@ -178,9 +201,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "score":
-        if (args.plans is None) == (not args.gold):
+        if bool(args.plans) == args.gold:
             parser.error("give a PLANS file or --gold (not both)")
+        args.mode = args.mode or WORLD_MODES[args.world][0]
+        if args.mode not in WORLD_MODES[args.world]:
+            parser.error(f"{args.world} has mode(s) {', '.join(WORLD_MODES[args.world])}, not {args.mode}")
+        if args.protocol not in WORLD_PROTOCOLS[args.world]:
+            parser.error(f"{args.world} has protocol(s) {', '.join(WORLD_PROTOCOLS[args.world])}, not {args.protocol}")
+        if args.world != "rearrange" and len(args.plans) > 1:
+            parser.error(f"{args.world} scores one PLANS file at a time")
+        if args.world == "rearrange" and args.gold:
+            parser.error("rearrange has no packaged gold plans; give case files or folders")
         try:
+            if args.world == "rearrange":
+                return _score_rearrange_facts(args)
             if args.world == "virtualhome":
                 if args.mode == "subgoal_decomposition":
                     return _score_virtualhome_subgoals(args)

@@ -6,13 +6,14 @@ harness) is not available on every machine, so the tests read trimmed copies: in
 each recorded output only the fields the tests compare (VirtualHome: summary, counters, and per item
 the status, executable flag, error type, success, goal counts, runtime errors and counter
 contributions; BEHAVIOR: summary, crashes, and per item the error-type record, goal counts and
-per-step execution flags).
+per-step execution flags; PARTNR: everything but the traceback lines).
 Usage: python tools/import_reference_cases.py [--kit ../shared/reference]
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import shutil
@@ -85,6 +86,30 @@ def import_behavior(kit: str) -> int:
     return len(BEHAVIOR_RUNS)
 
 
+def import_partnr(kit: str) -> int:
+    """The recorded PARTNR evaluation cases (100 random, 4 hand-made) as one gzipped bundle of
+    ``{"name", "input", "expected"}``; inputs unchanged, outputs without the traceback lines."""
+    src = os.path.join(kit, "cases", "partnr")
+    bundle = []
+    for sub in ("", "handmade"):
+        folder = os.path.join(src, sub)
+        for name in sorted(n for n in os.listdir(folder) if n.endswith(".input.json")):
+            stem = name[: -len(".input.json")]
+            with open(os.path.join(folder, name)) as f:
+                case = json.load(f)
+            with open(os.path.join(folder, f"{stem}.expected.json")) as f:
+                expected = json.load(f)
+            expected.pop("traceback_tail", None)
+            bundle.append({"name": f"{sub}/{stem}" if sub else stem, "input": case, "expected": expected})
+    dst = os.path.join(OUT, "partnr")
+    os.makedirs(dst, exist_ok=True)
+    data = json.dumps(bundle, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    with open(os.path.join(dst, "recorded_cases.json.gz"), "wb") as raw, \
+            gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as f:
+        f.write(data)
+    return len(bundle)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--kit", default=os.path.join(HERE, "..", "..", "shared", "reference"))
@@ -111,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     shutil.copyfile(os.path.join(src, "action_sequencing_abort_patterns.json"),
                     os.path.join(dst, "action_sequencing_abort_patterns.json"))
     print(f"copied {len(VIRTUALHOME) + 2} case files to {os.path.normpath(dst)}")
+    print(f"copied {import_partnr(args.kit)} PARTNR cases to {os.path.normpath(os.path.join(OUT, 'partnr'))}")
     print(f"copied {import_behavior(args.kit)} BEHAVIOR runs to {os.path.normpath(os.path.join(OUT, 'behavior'))}")
     return 0
 

@@ -1,0 +1,28 @@
+"""The value of one proposition at one step."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(slots=True)
+class PropositionResult:
+    """Whether a proposition holds, and which arguments satisfied it (``info`` maps a tracked
+    argument name such as ``receptacle_handles`` to the satisfying handle; empty strings when
+    unsatisfied)."""
+
+    is_satisfied: bool
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        info = {k: v if type(v) is str else _jsonable(v) for k, v in self.info.items()}
+        return {"is_satisfied": bool(self.is_satisfied), "info": info}
+
+
+def _jsonable(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple, set, frozenset)):
+        return [_jsonable(v) for v in x]
+    return x
