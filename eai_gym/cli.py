@@ -46,13 +46,13 @@ def _score_virtualhome(args: argparse.Namespace) -> int:
 
 
 def _score_virtualhome_subgoals(args: argparse.Namespace) -> int:
+    from .envs.virtualhome.subgoals import goal_subgoal_plan
     from .envs.virtualhome.tasks import task_ids, task_record
     from .scoring.io import progress
     from .scoring.virtualhome_subgoal import score_items
 
     def gold() -> list:
-        # the task goal split at its top-level "then" as the plan (what the reference kit feeds it)
-        return [{"identifier": t, "llm_output": json.dumps({"output": _split_then(task_record(t)["tl_goal"])})}
+        return [{"identifier": t, "llm_output": json.dumps({"output": goal_subgoal_plan(task_record(t))})}
                 for t in task_ids() if task_record(t)["tl_goal"]]
 
     items, source = _items(args, gold)
@@ -63,37 +63,6 @@ def _score_virtualhome_subgoals(args: argparse.Namespace) -> int:
     result = _result("virtualhome", args, source, res["tasks"], res["summary"])
     result["seed"] = args.seed
     return _finish(args, result, res["tasks"], time.perf_counter() - t0)
-
-
-def _unwrap(formula: str) -> str:
-    """Remove parentheses that enclose the whole formula."""
-    f = formula.strip()
-    while f.startswith("(") and f.endswith(")"):
-        depth = 0
-        for i, ch in enumerate(f):
-            depth += (ch == "(") - (ch == ")")
-            if depth == 0 and i < len(f) - 1:
-                return f
-        f = f[1:-1].strip()
-    return f
-
-
-def _split_then(formula: str) -> list[str]:
-    """Split a formula at its top-level `` then `` (outside parentheses)."""
-    formula = _unwrap(formula)
-    parts, depth, start, i = [], 0, 0, 0
-    while i < len(formula):
-        ch = formula[i]
-        depth += ch == "("
-        depth -= ch == ")"
-        if depth == 0 and formula.startswith(" then ", i):
-            parts.append(formula[start:i])
-            i += len(" then ")
-            start = i
-            continue
-        i += 1
-    parts.append(formula[start:])
-    return [p.strip() for p in parts if p.strip()]
 
 
 def _score_behavior(args: argparse.Namespace) -> int:
@@ -115,6 +84,27 @@ def _score_behavior(args: argparse.Namespace) -> int:
     result = _result("behavior", args, source, records, summary)
     result["initial_state"] = args.initial_state
     return _finish(args, result, records, time.perf_counter() - t0)
+
+
+def _score_behavior_subgoals(args: argparse.Namespace) -> int:
+    from .envs.behavior.subgoals import gold_subgoal_plan
+    from .envs.behavior.tasks import task_ids, task_record
+    from .scoring.behavior_subgoal import score_items
+    from .scoring.io import progress
+
+    def gold() -> list:
+        # the subgoals read off each task's human-annotated gold action plan
+        return [{"identifier": t, "llm_output": json.dumps({"output": gold_subgoal_plan(task_record(t))})}
+                for t in task_ids()]
+
+    items, source = _items(args, gold)
+    if items is None:
+        return 2
+    t0 = time.perf_counter()
+    res = score_items(progress(items, len(items), "scoring"), args.protocol, args.initial_state, seed=args.seed)
+    result = _result("behavior", args, source, res["tasks"], res["summary"])
+    result.update(seed=args.seed, initial_state=args.initial_state)
+    return _finish(args, result, res["tasks"], time.perf_counter() - t0)
 
 
 def _score_rearrange_facts(args: argparse.Namespace) -> int:
@@ -220,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     return _score_virtualhome_subgoals(args)
                 return _score_virtualhome(args)
             if args.mode == "subgoal_decomposition":
-                parser.error("subgoal_decomposition is available for virtualhome only")
+                return _score_behavior_subgoals(args)
             return _score_behavior(args)
         except BrokenPipeError:
             return 0

@@ -316,7 +316,10 @@ def subgoal_paths(f: Formula, choose: Callable[[Sequence[Any]], Any] | None = No
     """The sequences of primitive (or negated primitive) subgoals a plan formula stands for:
     ``then`` and ``and`` become sequence, ``or`` a choice. With ``choose`` (e.g. an RNG's
     ``choice``) one alternative is picked at each ``or``, so one path is returned; without it every
-    combination is returned. Quantifiers cannot be turned into subgoals (ValueError)."""
+    combination is returned (exponential in the number of ``or``: see :func:`iter_subgoal_paths`).
+    Quantifiers cannot be turned into subgoals (ValueError)."""
+    if choose is None:
+        return list(iter_subgoal_paths(f))
     if isinstance(f, Primitive):
         return [[f]]
     if isinstance(f, (Then, And)):
@@ -331,7 +334,34 @@ def subgoal_paths(f: Formula, choose: Callable[[Sequence[Any]], Any] | None = No
             return [[g]]
         return subgoal_paths(g, choose)
     if isinstance(f, Or):
-        if choose is not None:
-            return subgoal_paths(choose(f.parts), choose)
-        return [p for part in f.parts for p in subgoal_paths(part, choose)]
+        return subgoal_paths(choose(f.parts), choose)
     raise ValueError("Unknown expression type.")
+
+
+def iter_subgoal_paths(f: Formula) -> Iterator[list[Formula]]:
+    """Every path of :func:`subgoal_paths`, lazily and in the same order, so that the first n can be
+    taken without building all of them."""
+    if isinstance(f, Primitive):
+        yield [f]
+    elif isinstance(f, (Then, And)):
+        yield from _sequence_paths(f.parts)
+    elif isinstance(f, Not):
+        g = flatten_negation(f)
+        if isinstance(g, Not) and isinstance(g.part, Primitive):
+            yield [g]
+        else:
+            yield from iter_subgoal_paths(g)
+    elif isinstance(f, Or):
+        for part in f.parts:
+            yield from iter_subgoal_paths(part)
+    else:
+        raise ValueError("Unknown expression type.")
+
+
+def _sequence_paths(parts: Sequence[Formula]) -> Iterator[list[Formula]]:
+    if not parts:
+        yield []
+        return
+    for head in iter_subgoal_paths(parts[0]):
+        for tail in _sequence_paths(parts[1:]):
+            yield head + tail

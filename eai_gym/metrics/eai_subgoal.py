@@ -1,4 +1,4 @@
-"""The EAI subgoal-decomposition summary (VirtualHome), from scored records.
+"""The EAI subgoal-decomposition summary (VirtualHome; the category counts are shared with BEHAVIOR), from scored records.
 
 Fractions of the number of scored tasks, rounded to 4 decimals, with eai-eval's definitions:
 executable = GoalUnreachable + Correct + Runtime with every subgoal executed; ``hallucination``
@@ -9,7 +9,7 @@ goal rates are micro-averages, a task without goal counts contributing its goal 
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable, Sequence
 
 
 def _task_totals(task_id: str) -> tuple[int, int, int]:
@@ -22,13 +22,16 @@ def _task_totals(task_id: str) -> tuple[int, int, int]:
     return nodes, edges, len(raw["actions"])
 
 
-def summarize_subgoal(records: Iterable[dict]) -> dict:
-    recs = list(records)
-    n = len(recs)
-    c = {k: 0 for k in ("parsing", "halluc", "param", "executable", "missing", "additional", "afford", "order",
-                        "success")}
-    g = {k: 0 for k in ("node_tot", "node_ok", "edge_tot", "edge_ok", "action_tot", "action_ok", "full_tot",
-                        "full_ok")}
+def frac(a: float, b: float) -> float:
+    return round(a / b, 4) if b > 0 else 0
+
+
+def count_categories(recs: list[dict], wrong_param_count: Callable[[dict], bool]) -> dict[str, int]:
+    """Per-category counts over scored records (both worlds): parsing, hallucination (and how many
+    of those are ``wrong_param_count``), executable, the runtime errors of the reported branch (an
+    additional step at most once per task) and successes."""
+    c = dict.fromkeys(("parsing", "halluc", "param", "executable", "missing", "additional", "afford", "order",
+                       "success"), 0)
     for r in recs:
         cat = r["category"]
         c["success"] += bool(r["success"])
@@ -36,28 +39,52 @@ def summarize_subgoal(records: Iterable[dict]) -> dict:
             c["parsing"] += 1
         elif cat == "Hallucination":
             c["halluc"] += 1
-            flags = r.get("hallucination_flags") or {}
-            if r.get("hallucination") != "UnknownPrimitive" and flags.get("IncorrectParamLength"):
-                c["param"] += 1
+            c["param"] += bool(wrong_param_count(r))
         elif cat == "GoalUnreachable":
             c["executable"] += 1
         else:
-            if cat == "Correct" or r["executable"]:
-                c["executable"] += 1
+            c["executable"] += cat == "Correct" or bool(r.get("executable"))
             additional = False
-            for e in r["errors"]:
+            for e in r.get("errors", ()):
                 for t in e["error_type"]:
                     t = t.lower()
                     if "missing_step" in t:
                         c["missing"] += 1
                     elif "additional_step" in t:
-                        if not additional:
-                            c["additional"] += 1
-                            additional = True
+                        c["additional"] += not additional
+                        additional = True
                     elif "affordance" in t:
                         c["afford"] += 1
                     elif "wrong_temporal_order" in t:
                         c["order"] += 1
+    return c
+
+
+def trajectory_summary(c: dict[str, int], n: int, runtime_order: Sequence[str]) -> dict:
+    """The ``trajectory_evaluation`` part of the summary; ``runtime_order`` orders its runtime keys
+    as the reference prints them."""
+    runtime = {"wrong_order": frac(c["order"], n), "missing_step": frac(c["missing"], n),
+               "affordance": frac(c["afford"], n), "additional_step": frac(c["additional"], n)}
+    return {
+        "execution_success_rate": frac(c["executable"], n),
+        "grammar_error": {"parsing": frac(c["parsing"], n), "hallucination": frac(c["halluc"] - c["param"], n),
+                          "predicate_argument_number": frac(c["param"], n)},
+        "runtime_error": {k: runtime[k] for k in runtime_order},
+    }
+
+
+def _vh_wrong_param_count(r: dict) -> bool:
+    flags = r.get("hallucination_flags") or {}
+    return r.get("hallucination") != "UnknownPrimitive" and bool(flags.get("IncorrectParamLength"))
+
+
+def summarize_subgoal(records: Iterable[dict]) -> dict:
+    recs = list(records)
+    n = len(recs)
+    c = count_categories(recs, _vh_wrong_param_count)
+    g = {k: 0 for k in ("node_tot", "node_ok", "edge_tot", "edge_ok", "action_tot", "action_ok", "full_tot",
+                        "full_ok")}
+    for r in recs:
         goal = r.get("goal")
         if goal is not None:
             for key, name in (("node", "node"), ("edge", "edge"), ("action", "action"), ("full", "full")):
@@ -70,17 +97,9 @@ def summarize_subgoal(records: Iterable[dict]) -> dict:
             g["action_tot"] += actions
             g["full_tot"] += nodes + edges + actions
 
-    def frac(a: int, b: int) -> float:
-        return round(a / b, 4) if b > 0 else 0
-
     return {
-        "trajectory_evaluation": {
-            "execution_success_rate": frac(c["executable"], n),
-            "grammar_error": {"parsing": frac(c["parsing"], n), "hallucination": frac(c["halluc"] - c["param"], n),
-                              "predicate_argument_number": frac(c["param"], n)},
-            "runtime_error": {"wrong_order": frac(c["order"], n), "missing_step": frac(c["missing"], n),
-                              "additional_step": frac(c["additional"], n), "affordance": frac(c["afford"], n)},
-        },
+        "trajectory_evaluation": trajectory_summary(c, n, ("wrong_order", "missing_step", "additional_step",
+                                                           "affordance")),
         "goal_evaluation": {
             "task_success_rate": frac(c["success"], n),
             "state_goal": round(g["node_ok"] / g["node_tot"], 4) if g["node_tot"] else 0,

@@ -15,8 +15,8 @@ subgoal instead of failing, and is deterministic.
 
 from __future__ import annotations
 
-import json
 import random
+from itertools import islice
 import re
 from typing import Any, Iterable
 
@@ -26,12 +26,9 @@ from ..envs.virtualhome.tasks import load_task, task_record
 from ..envs.virtualhome.world import VirtualHomeWorld, check_protocol
 from ..logic import tl
 from ..metrics.eai_subgoal import summarize_subgoal
+from .eai_subgoal_output import NotParseable, output_entries
 
 MAX_PATHS = 256
-
-
-class _NotParseable(Exception):
-    pass
 
 
 def task_id_of(identifier: Any) -> str:
@@ -48,22 +45,10 @@ def read_subgoals(llm_output: Any, rng: random.Random | None) -> list[str]:
     empty entries and entries without a ``NAME(...)`` dropped (bare SLEEP/WAKEUP/STANDUP kept); with
     ``rng`` an entry containing `` or `` is replaced by one of its parts."""
     if not isinstance(llm_output, str):
-        raise _NotParseable(f"'{type(llm_output).__name__}' object has no attribute 'strip'")
+        raise NotParseable(f"'{type(llm_output).__name__}' object has no attribute 'strip'")
     text = llm_output.strip().replace("}}", "}")
-    m = re.search(r"{[^{}]*}", text, re.DOTALL)
-    obj = None
-    if m:
-        try:
-            obj = json.loads(m.group(0))
-        except ValueError:
-            obj = None
-    if not isinstance(obj, dict) or not isinstance(obj.get("output"), list):
-        raise _NotParseable(f"Failed to extract json object from the plan string: {llm_output}")
     out = []
-    for entry in obj["output"]:
-        if not isinstance(entry, str):
-            raise _NotParseable(f"'{type(entry).__name__}' object has no attribute 'strip'")
-        entry = entry.strip()
+    for entry in output_entries(llm_output, text):
         if not entry:
             continue
         if entry in ("SLEEP", "WAKEUP", "STANDUP"):
@@ -91,7 +76,7 @@ def _semantic(formula: tl.Formula, id_to_name: dict[int, str]) -> dict | None:
             try:
                 name, oid = split(arg)
             except ValueError as e:
-                raise _NotParseable(str(e)) from None
+                raise NotParseable(str(e)) from None
             if id_to_name.get(oid) != name:
                 report["ObjectNotInScene"] = True
         elif arg not in names:
@@ -163,7 +148,7 @@ def score_item(item: Any, protocol: str, rng: random.Random | None, world: Virtu
     rec["task_id"] = task.id
     try:
         _run(rec, task, item["llm_output"], protocol, rng, world)
-    except (_NotParseable, SubgoalCrash, tl.TLError, ValueError, NotImplementedError) as e:
+    except (NotParseable, SubgoalCrash, tl.TLError, ValueError, NotImplementedError) as e:
         rec.update(category="NotParseable", message=str(e), success=False, executable=False, errors=[],
                    actions=[], goal=None)
     return rec
@@ -188,12 +173,12 @@ def _run(rec, task, llm_output, protocol, rng, world) -> None:
                    hallucination_flags={k: sem[k] for k in ("IncorrectParamLength", "ObjectNotInScene")})
         return
     if not task.goal.tl_goal:
-        raise _NotParseable("Failed to get final goal formula (the task has no tl_goal)")
+        raise NotParseable("Failed to get final goal formula (the task has no tl_goal)")
     goal = tl.parse(task.goal.tl_goal, predicates, actions)
     if protocol == "eai-1.0.5":
         paths = tl.subgoal_paths(formula, rng.choice)
     else:
-        paths = tl.subgoal_paths(formula)[:MAX_PATHS]
+        paths = list(islice(tl.iter_subgoal_paths(formula), MAX_PATHS))
         paths = [[g for g in p if isinstance(g, tl.Primitive)] for p in paths]
     results = [search(world, task.initial_state, p, goal) for p in paths]
     executable = any(r[0] for r in results)
@@ -201,7 +186,7 @@ def _run(rec, task, llm_output, protocol, rng, world) -> None:
     failed = [b for r in results for b in r[2]]
     best, ok = choose(feasible, failed)
     if best is None:
-        raise _NotParseable("'SubgoalRuntimeChecker' object has no attribute 'goal_info'")
+        raise NotParseable("'SubgoalRuntimeChecker' object has no attribute 'goal_info'")
     rec.update(success=ok, executable=executable,
                category="Correct" if ok else ("GoalUnreachable" if executable else "Runtime"),
                errors=[{"error_type": e["error_type"], "error_info": e["error_info"], "subgoal": e["subgoal"],

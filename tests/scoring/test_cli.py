@@ -3,10 +3,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from eai_gym.cli import main
+
+DATA = Path(__file__).resolve().parents[1] / "reference" / "data"
 
 
 def test_score_gold_writes_results(tmp_path, capsys):
@@ -93,3 +96,18 @@ def test_score_subgoals(tmp_path):
     assert main(["score", "virtualhome", "--gold", "--mode", "subgoal_decomposition", "--protocol", "eai-1.0.5",
                  "--seed", "3", "--out", str(out)]) == 0
     assert json.loads(out.read_text())["seed"] == 3
+
+
+def test_score_behavior_subgoals(tmp_path):
+    out = tmp_path / "b.json"
+    assert main(["score", "behavior", "--gold", "--mode", "subgoal_decomposition", "--protocol", "eai-1.0.5",
+                 "--initial-state", "reference-defaults", "--out", str(out)]) == 0
+    res = json.loads(out.read_text())
+    recorded = json.loads((DATA / "behavior" / "subgoal_gold_actions.json").read_text())
+    assert res["summary"] == recorded["summary"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps([{"identifier": "assembling_gift_baskets", "llm_output": "no json here"},
+                               {"identifier": 7, "llm_output": "{}"}]))
+    assert main(["score", "behavior", str(bad), "--mode", "subgoal_decomposition", "--out", str(out)]) == 0
+    tasks = json.loads(out.read_text())["tasks"]
+    assert tasks[0]["category"] == "NotParseable" and tasks[1]["status"] == "invalid_input"

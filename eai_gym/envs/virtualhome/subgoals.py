@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Sequence
 
+from ...core.branches import choose_branch
 from ...core import Action, ErrorType, WorldState
 from ...logic import tl
 from .actions import to_script
@@ -212,16 +213,41 @@ def search(world: VirtualHomeWorld, start: WorldState, path: Sequence[Any], goal
 
 def choose(feasible: list[Branch], failed: list[Branch]) -> tuple[Branch | None, bool]:
     """The reported branch and whether it is a success."""
-    if feasible:
-        best = feasible[0]
-        for b in feasible[1:]:
-            if len(b.errors) < len(best.errors):
-                best = b
-        return best, True
-    pool = [b for b in failed if b.reached_goal_check] or failed
-    best = None
-    for b in pool:
-        if best is None or len(b.errors) < len(best.errors) or (
-                len(b.errors) == len(best.errors) and len(b.actions) > len(best.actions)):
-            best = b
-    return best, False
+    return choose_branch(feasible, failed, lambda b: len(b.actions))
+
+
+def _unwrap(formula: str) -> str:
+    """Remove parentheses that enclose the whole formula."""
+    f = formula.strip()
+    while f.startswith("(") and f.endswith(")"):
+        depth = 0
+        for i, ch in enumerate(f):
+            depth += (ch == "(") - (ch == ")")
+            if depth == 0 and i < len(f) - 1:
+                return f
+        f = f[1:-1].strip()
+    return f
+
+
+def split_then(formula: str) -> list[str]:
+    """Split a formula at its top-level `` then `` (outside parentheses)."""
+    formula = _unwrap(formula)
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(formula):
+        ch = formula[i]
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and formula.startswith(" then ", i):
+            parts.append(formula[start:i])
+            i += len(" then ")
+            start = i
+            continue
+        i += 1
+    parts.append(formula[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def goal_subgoal_plan(task: dict) -> list[str]:
+    """A task's goal as a subgoal plan: its ``tl_goal`` split at the top-level ``then`` (the plans
+    the reference kit builds from the goals)."""
+    return split_then(task["tl_goal"])
