@@ -13,7 +13,9 @@ import eai_gym
 from eai_gym.registration import GYMNASIUM_ENVS
 
 IDS = sorted(GYMNASIUM_ENVS)
-VARIANTS = [{}, {"action_mode": "index"}, {"protocol": "eai-1.0.5"}]
+VARIANTS = [{}, {"action_mode": "index"}, {"protocol": "reference"}]
+#: each env's name for the reference protocol
+REFERENCE_PROTOCOL = {"eai_gym/Rearrange-v0": "partnr"}
 
 
 @pytest.mark.parametrize("env_id", IDS)
@@ -21,6 +23,8 @@ VARIANTS = [{}, {"action_mode": "index"}, {"protocol": "eai-1.0.5"}]
 def test_check_env_no_warnings(env_id, kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
+        if kwargs.get("protocol") == "reference":
+            kwargs = {"protocol": REFERENCE_PROTOCOL.get(env_id, "eai-1.0.5")}
         env = gym.make(env_id, disable_env_checker=True, **kwargs)
         check_env(env.unwrapped)
         env.close()

@@ -1,0 +1,55 @@
+"""Index mode: the catalogue of concrete actions for an episode, and which of them can start now.
+
+The catalogue lists, in a fixed order, ``Navigate`` to every piece of furniture, floor, room and
+object; ``Pick`` of every object; ``Place`` of every object on/within every receptacle that can hold
+it and on every floor (without ``next_to``: use text actions for that); ``Open``/``Close`` of
+articulated furniture; the object-state skills on the objects that afford them; ``Explore`` of every
+room; ``FindAgentActionTool[]``, ``Wait[]`` and ``Done[]``. An index is legal when the skill would
+start (its immediate checks pass); a busy agent's action is ignored, so then only ``Wait[]`` is marked.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import skills
+from .world import RearrangeWorld
+
+MAX_ACTIONS = 4096
+
+
+def catalogue(world: RearrangeWorld) -> list[str]:
+    s = world.state
+    house = s.house
+    objs = list(s.classes)
+    out = [f"Navigate[{n}]" for n in [f.name for f in house.furniture] + list(house.floors)
+           + [r.name for r in house.rooms] + objs]
+    out += [f"Pick[{o}]" for o in objs]
+    for o in objs:
+        out += [f"Place[{o}, {f.relation}, {f.name}, None, None]" for f in house.furniture]
+        out += [f"Place[{o}, on, {fl}, None, None]" for fl in house.floors]
+    art = [f.name for f in house.furniture if f.articulated]
+    out += [f"Open[{f}]" for f in art] + [f"Close[{f}]" for f in art]
+    for name, state in (("Clean", "is_clean"), ("Fill", "is_filled"), ("Pour", "is_filled"),
+                        ("PowerOn", "is_powered_on"), ("PowerOff", "is_powered_on")):
+        out += [f"{name}[{o}]" for o in objs if state in s.registered[o]]
+    out += [f"Explore[{r.name}]" for r in house.rooms]
+    out += ["FindAgentActionTool[]", "Wait[]", "Done[]"]
+    if len(out) > MAX_ACTIONS:
+        raise ValueError(f"episode {world.episode.episode_id} has {len(out)} catalogue actions, more than the "
+                         f"index space's {MAX_ACTIONS}; use action_mode='text'")
+    return out
+
+
+def legal_mask(world: RearrangeWorld, agent: str, actions: list[str]) -> np.ndarray:
+    mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
+    if not world.idle(agent):
+        mask[actions.index("Wait[]")] = 1
+        return mask
+    for i, text in enumerate(actions):
+        try:
+            skills.start(world, agent, text)
+        except skills.SkillFailure:
+            continue
+        mask[i] = 1
+    return mask

@@ -1,0 +1,193 @@
+"""The rearrange envs: PettingZoo ``eai_gym/rearrange-v0`` (parallel and AEC) and Gymnasium ``eai_gym/Rearrange-v0``.
+
+Both run :class:`~.world.RearrangeWorld` on an episode set (the shipped validation set by default).
+Observations are text: PARTNR's world description (furniture per room, objects and where they are)
+plus where the agent is, what it holds, the result of its last action and the other agent's last
+action. Actions are text in PARTNR's syntax (default) or, with ``action_mode="index"``, integers
+into the episode's catalogue (:mod:`.catalogue`) with ``info["action_mask"]``. The reward is the
+change in PARTNR's task percent complete (shared by both agents); an episode terminates on success
+or when every agent has said ``Done[]``, and is truncated after ``max_steps`` ticks. The infos carry
+the engine's metrics every tick and, at the end, the evaluation log and a failure explanation.
+``observation_mode="array"`` (parallel env) gives each observation as its ASCII codes in a
+``Box(0, 255, (16384,), uint8)``, for learners and tools that expect arrays (decode with
+:func:`as_text`).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+from pettingzoo.utils.conversions import parallel_to_aec
+
+from . import catalogue as cat
+from .episode import AGENTS
+from .session import CHARSET, MAX_ACTION, MAX_OBS, RearrangeSession
+
+
+MAX_OBS_BYTES = 16_384
+
+
+def as_array(text: str) -> np.ndarray:
+    """An observation as its ASCII codes, zero-padded (and cut) to ``MAX_OBS_BYTES``."""
+    out = np.zeros(MAX_OBS_BYTES, dtype=np.uint8)
+    data = np.frombuffer(text.encode("ascii", "replace")[:MAX_OBS_BYTES], dtype=np.uint8)
+    out[:len(data)] = data
+    return out
+
+
+def as_text(obs: np.ndarray) -> str:
+    """The text of an ``observation_mode="array"`` observation."""
+    return bytes(obs[obs != 0]).decode("ascii")
+
+
+class RearrangeParallelEnv(ParallelEnv):
+    """Robot (``agent_0``) and human (``agent_1``) in one house, acting concurrently."""
+
+    metadata = {"name": "eai_gym/rearrange-v0", "render_modes": ["ansi"], "is_parallelizable": True}
+
+    def __init__(self, episodes: Any = None, episode_id: str | None = None, protocol: str = "fixed",
+                 observability: str = "full", action_mode: str = "text", max_steps: int = 300,
+                 legal_actions_info: bool = False, observation_mode: str = "text",
+                 render_mode: str | None = None) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if max_steps < 1:
+            raise ValueError(f"max_steps must be positive, got {max_steps}")
+        if observation_mode not in ("text", "array"):
+            raise ValueError(f"observation_mode must be 'text' or 'array', got {observation_mode!r}")
+        self.observation_mode = observation_mode
+        self.possible_agents = list(AGENTS)
+        self.agents: list[str] = []
+        self.render_mode = render_mode
+        self.max_steps = max_steps
+        self.session = RearrangeSession(AGENTS, episodes, episode_id, protocol, observability, action_mode,
+                                        legal_actions_info)
+        self._rng = np.random.default_rng()
+        self._last_percent = 0.0
+
+    @functools.lru_cache(maxsize=None)
+    def observation_space(self, agent: str) -> spaces.Space:
+        if self.observation_mode == "array":
+            return spaces.Box(0, 255, (MAX_OBS_BYTES,), np.uint8)
+        return spaces.Text(MAX_OBS, min_length=0, charset=CHARSET)
+
+    def _obs(self, agent: str) -> Any:
+        text = self.session.observation(agent)
+        return text if self.observation_mode == "text" else as_array(text)
+
+    @functools.lru_cache(maxsize=None)
+    def action_space(self, agent: str) -> spaces.Space:
+        if self.session.action_mode == "index":
+            return spaces.Discrete(cat.MAX_ACTIONS)
+        return spaces.Text(MAX_ACTION, min_length=0, charset=CHARSET)
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            for a in self.possible_agents:
+                self.action_space(a).seed(seed)
+        world = self.session.start(self._rng, options)
+        self.agents = list(self.possible_agents)
+        self._last_percent = world.metrics.task_percent_complete
+        obs = {a: self._obs(a) for a in self.agents}
+        return obs, {a: self.session.info(a, None, False) for a in self.agents}
+
+    def step(self, actions: dict):
+        world = self.session.world
+        if world is None or not self.agents:
+            raise RuntimeError("call reset() before step() (the episode has ended)")
+        texts = {a: self.session.action_text(actions[a]) for a in self.agents if a in actions}
+        feedback = world.step(texts)
+        self.session.record(feedback)
+        percent = world.metrics.task_percent_complete
+        reward = float(percent - self._last_percent)
+        self._last_percent = percent
+        terminated = world.done
+        truncated = not terminated and world.ticks >= self.max_steps
+        if (terminated or truncated) and not world.success:
+            world.metrics = world.tracker.final_update()
+        ended = terminated or truncated
+        agents = list(self.agents)
+        obs = {a: self._obs(a) for a in agents}
+        infos = {a: self.session.info(a, feedback.get(a), ended) for a in agents}
+        rewards = {a: reward for a in agents}
+        terms = {a: terminated for a in agents}
+        truncs = {a: truncated for a in agents}
+        if ended:
+            self.agents = []
+        return obs, rewards, terms, truncs, infos
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.session.world is None:
+            return None
+        return "\n\n".join(f"== {a} ==\n{self.session.observation(a)}" for a in self.possible_agents)
+
+    def close(self) -> None:
+        pass
+
+    def state(self) -> str:
+        world = self.session.world
+        return "" if world is None else world.describe(self.possible_agents[0])
+
+
+def parallel_env(**kwargs: Any) -> RearrangeParallelEnv:
+    return RearrangeParallelEnv(**kwargs)
+
+
+def aec_env(**kwargs: Any):
+    """The AEC form, by PettingZoo's standard conversion."""
+    return parallel_to_aec(RearrangeParallelEnv(**kwargs))
+
+
+class RearrangeEnv(gym.Env[str, Any]):
+    """The robot alone (``agent_0``, with every skill) in the same world: a Gymnasium text env."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(self, episodes: Any = None, episode_id: str | None = None, protocol: str = "fixed",
+                 observability: str = "full", action_mode: str = "text", max_steps: int = 300,
+                 legal_actions_info: bool = False, render_mode: str | None = None) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if max_steps < 1:
+            raise ValueError(f"max_steps must be positive, got {max_steps}")
+        self.render_mode = render_mode
+        self.max_steps = max_steps
+        self.session = RearrangeSession(("agent_0",), episodes, episode_id, protocol, observability, action_mode,
+                                        legal_actions_info)
+        self.observation_space = spaces.Text(MAX_OBS, min_length=0, charset=CHARSET)
+        self.action_space = (spaces.Discrete(cat.MAX_ACTIONS) if action_mode == "index"
+                             else spaces.Text(MAX_ACTION, min_length=0, charset=CHARSET))
+        self._last_percent = 0.0
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        world = self.session.start(self.np_random, options)
+        self._last_percent = world.metrics.task_percent_complete
+        return self.session.observation("agent_0"), self.session.info("agent_0", None, False)
+
+    def step(self, action: Any):
+        world = self.session.world
+        if world is None:
+            raise gym.error.ResetNeeded("call reset() before step()")
+        feedback = world.step({"agent_0": self.session.action_text(action)})
+        self.session.record(feedback)
+        percent = world.metrics.task_percent_complete
+        reward = float(percent - self._last_percent)
+        self._last_percent = percent
+        terminated = world.done
+        truncated = not terminated and world.ticks >= self.max_steps
+        if (terminated or truncated) and not world.success:
+            world.metrics = world.tracker.final_update()
+        info = self.session.info("agent_0", feedback.get("agent_0"), terminated or truncated)
+        return self.session.observation("agent_0"), reward, terminated, truncated, info
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.session.world is None:
+            return None
+        return self.session.observation("agent_0")
