@@ -69,15 +69,31 @@ class Wheel:
 
 
 def constants(wheel: Wheel) -> dict:
-    """The literal assignments of constants.py (parsed, never executed)."""
+    """The literal assignments of constants.py (parsed, never executed), with the module's later
+    ``D['k'] = D['j']`` copies and ``del D['j']`` deletions applied (the table rows)."""
     tree = ast.parse(wheel.read("alfworld/gen/constants.py"))
-    out = {}
+    out: dict = {}
+
+    def entry(node: ast.AST) -> tuple[str, str] | None:
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Constant):
+            return node.value.id, node.slice.value
+        return None
+
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             try:
                 out[node.targets[0].id] = ast.literal_eval(node.value)
             except ValueError:
                 continue
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and entry(node.targets[0]):
+            (d, k), src = entry(node.targets[0]), entry(node.value)
+            if d in out and src and src[0] in out:
+                out[d][k] = out[src[0]][src[1]]
+        elif isinstance(node, ast.Delete):
+            for t in node.targets:
+                e = entry(t)
+                if e and e[0] in out:
+                    out[e[0]].pop(e[1], None)
     return out
 
 
