@@ -1,14 +1,16 @@
 """Index mode: the catalogue of concrete actions for an episode, and which of them can start now.
 
 The catalogue lists, in a fixed order, ``Navigate`` to every piece of furniture, floor, room and
-object; ``Pick`` of every object; ``Place`` of every object on/within every receptacle that can hold
-it and on every floor (without ``next_to``: use text actions for that); ``Open``/``Close`` of
+object; ``Pick`` of every object; ``Place`` of every object on or within (the furniture's own relation)
+every piece of furniture and on every floor (without ``next_to``: use text actions for that); ``Open``/``Close`` of
 articulated furniture; the object-state skills on the objects that afford them; ``Explore`` of every
-room; ``FindAgentActionTool[]``, ``Wait[]`` and ``Done[]``. An index is legal when the skill would
+room with furniture; ``FindAgentActionTool[]``, ``Wait[]`` and ``Done[]``. An index is legal when the skill would
 start (its immediate checks pass); a busy agent's action is ignored, so then only ``Wait[]`` is marked.
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 import numpy as np
 
@@ -33,7 +35,7 @@ def catalogue(world: RearrangeWorld) -> list[str]:
     for name, state in (("Clean", "is_clean"), ("Fill", "is_filled"), ("Pour", "is_filled"),
                         ("PowerOn", "is_powered_on"), ("PowerOff", "is_powered_on")):
         out += [f"{name}[{o}]" for o in objs if state in s.registered[o]]
-    out += [f"Explore[{r.name}]" for r in house.rooms]
+    out += [f"Explore[{r.name}]" for r in house.rooms if house.furniture_in(r.name)]
     out += ["FindAgentActionTool[]", "Wait[]", "Done[]"]
     if len(out) > MAX_ACTIONS:
         raise ValueError(f"episode {world.episode.episode_id} has {len(out)} catalogue actions, more than the "
@@ -41,12 +43,31 @@ def catalogue(world: RearrangeWorld) -> list[str]:
     return out
 
 
+_ALWAYS = frozenset({"Navigate", "Explore", "Wait", "Done", "FindAgentActionTool"})  # every catalogue entry of these starts
+
+
+@lru_cache(maxsize=65536)
+def _parsed(text: str) -> tuple[str, str]:
+    name, args = skills.parse(text)
+    return name, args[0] if args else ""
+
+
 def legal_mask(world: RearrangeWorld, agent: str, actions: list[str]) -> np.ndarray:
     mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
     if not world.idle(agent):
         mask[actions.index("Wait[]")] = 1
         return mask
+    held = world.state.agents[agent].held
+    caps = world.capabilities[agent]
     for i, text in enumerate(actions):
+        name, first = _parsed(text)
+        if name not in caps:
+            continue
+        if name in _ALWAYS:
+            mask[i] = 1
+            continue
+        if (name == "Place" and first != held) or (name == "Pick" and held is not None):
+            continue  # the first check these skills make fails
         try:
             skills.start(world, agent, text)
         except skills.SkillFailure:

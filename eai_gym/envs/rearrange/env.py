@@ -68,7 +68,6 @@ class RearrangeParallelEnv(ParallelEnv):
         self.session = RearrangeSession(AGENTS, episodes, episode_id, protocol, observability, action_mode,
                                         legal_actions_info)
         self._rng = np.random.default_rng()
-        self._last_percent = 0.0
 
     @functools.lru_cache(maxsize=None)
     def observation_space(self, agent: str) -> spaces.Space:
@@ -91,9 +90,8 @@ class RearrangeParallelEnv(ParallelEnv):
             self._rng = np.random.default_rng(seed)
             for a in self.possible_agents:
                 self.action_space(a).seed(seed)
-        world = self.session.start(self._rng, options)
+        self.session.start(self._rng, options)
         self.agents = list(self.possible_agents)
-        self._last_percent = world.metrics.task_percent_complete
         obs = {a: self._obs(a) for a in self.agents}
         return obs, {a: self.session.info(a, None, False) for a in self.agents}
 
@@ -101,16 +99,8 @@ class RearrangeParallelEnv(ParallelEnv):
         world = self.session.world
         if world is None or not self.agents:
             raise RuntimeError("call reset() before step() (the episode has ended)")
-        texts = {a: self.session.action_text(actions[a]) for a in self.agents if a in actions}
-        feedback = world.step(texts)
-        self.session.record(feedback)
-        percent = world.metrics.task_percent_complete
-        reward = float(percent - self._last_percent)
-        self._last_percent = percent
-        terminated = world.done
-        truncated = not terminated and world.ticks >= self.max_steps
-        if (terminated or truncated) and not world.success:
-            world.metrics = world.tracker.final_update()
+        feedback, reward, terminated, truncated = self.session.tick(
+            {a: actions[a] for a in self.agents if a in actions}, self.max_steps)
         ended = terminated or truncated
         agents = list(self.agents)
         obs = {a: self._obs(a) for a in agents}
@@ -163,27 +153,17 @@ class RearrangeEnv(gym.Env[str, Any]):
         self.observation_space = spaces.Text(MAX_OBS, min_length=0, charset=CHARSET)
         self.action_space = (spaces.Discrete(cat.MAX_ACTIONS) if action_mode == "index"
                              else spaces.Text(MAX_ACTION, min_length=0, charset=CHARSET))
-        self._last_percent = 0.0
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        world = self.session.start(self.np_random, options)
-        self._last_percent = world.metrics.task_percent_complete
+        self.session.start(self.np_random, options)
         return self.session.observation("agent_0"), self.session.info("agent_0", None, False)
 
     def step(self, action: Any):
         world = self.session.world
         if world is None:
             raise gym.error.ResetNeeded("call reset() before step()")
-        feedback = world.step({"agent_0": self.session.action_text(action)})
-        self.session.record(feedback)
-        percent = world.metrics.task_percent_complete
-        reward = float(percent - self._last_percent)
-        self._last_percent = percent
-        terminated = world.done
-        truncated = not terminated and world.ticks >= self.max_steps
-        if (terminated or truncated) and not world.success:
-            world.metrics = world.tracker.final_update()
+        feedback, reward, terminated, truncated = self.session.tick({"agent_0": action}, self.max_steps)
         info = self.session.info("agent_0", feedback.get("agent_0"), terminated or truncated)
         return self.session.observation("agent_0"), reward, terminated, truncated, info
 

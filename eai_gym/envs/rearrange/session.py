@@ -66,6 +66,21 @@ class RearrangeSession:
             raise ValueError(f"action index {action!r} outside Discrete({cat.MAX_ACTIONS})")
         return self.actions[idx] if idx < len(self.actions) else f"<unused action index {idx}>"
 
+    def tick(self, actions: Mapping[str, Any], max_steps: int) -> tuple[dict[str, Feedback], float, bool, bool]:
+        """One tick of the world: (feedback, reward, terminated, truncated). The reward is the change
+        in task percent complete; at the end, the runner's extra evaluation update is made."""
+        w = self.world
+        assert w is not None
+        before = w.metrics.task_percent_complete
+        feedback = w.step({a: self.action_text(t) for a, t in actions.items()})
+        self.record(feedback)
+        reward = float(w.metrics.task_percent_complete - before)
+        terminated = w.done
+        truncated = not terminated and w.ticks >= max_steps
+        if (terminated or truncated) and not w.success:
+            w.metrics = w.tracker.final_update()
+        return feedback, reward, terminated, truncated
+
     def record(self, feedback: Mapping[str, Feedback]) -> None:
         assert self.world is not None
         for a, fb in feedback.items():
