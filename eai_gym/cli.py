@@ -17,7 +17,7 @@ WORLDS = ("virtualhome", "behavior", "rearrange")
 #: per world: its scoring modes (the first is the default) and protocols (the first is the default)
 WORLD_MODES = {"virtualhome": ("action_sequencing", "subgoal_decomposition"),
                "behavior": ("action_sequencing", "subgoal_decomposition"),
-               "rearrange": ("facts",)}
+               "rearrange": ("facts", "actions")}
 WORLD_PROTOCOLS = {"virtualhome": ("fixed", "eai-1.0.5"), "behavior": ("fixed", "eai-1.0.5"),
                    "rearrange": ("fixed", "partnr")}
 MODES = tuple(dict.fromkeys(m for ms in WORLD_MODES.values() for m in ms))
@@ -118,6 +118,34 @@ def _score_rearrange_facts(args: argparse.Namespace) -> int:
     return _finish(args, result, records, time.perf_counter() - t0)
 
 
+def _score_rearrange_actions(args: argparse.Namespace) -> int:
+    from .envs.rearrange.episode import EpisodeError, load_episodes, shipped_episodes
+    from .scoring.io import progress
+    from .scoring.rearrange_actions import score_items
+
+    try:
+        episodes = load_episodes(args.episodes) if args.episodes else shipped_episodes("val")
+    except (OSError, ValueError, EpisodeError) as e:
+        print(f"eai-gym: cannot read the episodes {args.episodes}: {e}", file=sys.stderr)
+        return 2
+    by_id = {e.episode_id: e for e in episodes}
+
+    def gold() -> list:
+        from .envs.rearrange.oracle import oracle_scripts
+
+        return [{"episode_id": e.episode_id, "actions": oracle_scripts(e)} for e in episodes]
+    items, source = _items(args, gold)
+    if items is None:
+        return 2
+    t0 = time.perf_counter()
+    res = score_items(progress(items, len(items), "scoring"), by_id, args.protocol, args.max_steps,
+                      args.observability)
+    result = _result("rearrange", args, source, res["tasks"], res["summary"])
+    result.update(episodes=args.episodes or "val (packaged)", max_steps=args.max_steps,
+                  observability=args.observability)
+    return _finish(args, result, res["tasks"], time.perf_counter() - t0)
+
+
 def _items(args: argparse.Namespace, gold: Callable[[], list]) -> tuple[list | None, str]:
     """The items to score: the packaged gold plans, or the plans file (None if unreadable)."""
     from .scoring.io import InputFileError, read_items
@@ -167,11 +195,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("world", choices=WORLDS)
     s.add_argument("plans", nargs="*",
                    help="virtualhome/behavior: one JSON file, a list of {identifier, llm_output} or a dict id -> "
-                        "output; rearrange --mode facts: case files and/or folders of cases")
+                        "output; rearrange --mode facts: case files and/or folders of cases; rearrange --mode actions: "
+                        "one JSON file of {episode_id, actions: {agent_0: [...], agent_1: [...]}}")
     s.add_argument("--gold", action="store_true", help="score the packaged gold plans instead of a file")
     s.add_argument("--mode", choices=MODES, default=None,
                    help="virtualhome/behavior: action_sequencing (default) or subgoal_decomposition; "
-                        "rearrange: facts (replay per-step world facts through the evaluation engine)")
+                        "rearrange: facts (replay per-step world facts through the evaluation engine) or "
+                        "actions (replay per-agent skill scripts through the rearrange world)")
     s.add_argument("--protocol", choices=PROTOCOLS, default="fixed",
                    help="fixed (default): documented intent; the reference's exact behaviour: eai-1.0.5 "
                         "(virtualhome, behavior) or partnr (rearrange)")
@@ -183,6 +213,14 @@ def build_parser() -> argparse.ArgumentParser:
                         "disjuncts (0 reproduces runs after random.seed(0); fixed explores them all)")
     s.add_argument("--initial-state", choices=("calibrated", "reference-defaults"), default="calibrated",
                    help="behavior: how unstated initial values are completed (default: calibrated)")
+    s.add_argument("--episodes", default=None,
+                   help="rearrange --mode actions: the episode file (PARTNR layout; default: the packaged "
+                        "validation set)")
+    s.add_argument("--max-steps", type=int, default=300,
+                   help="rearrange --mode actions: ticks before an episode is cut off (default 300)")
+    s.add_argument("--observability", choices=("full", "partial"), default="full",
+                   help="rearrange --mode actions: what the agents see (no effect on scripted replays' "
+                        "outcome; recorded in the results)")
     s.add_argument("--out", help="write the full results (summary and one record per item) to this JSON file")
     return p
 
@@ -200,11 +238,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"{args.world} has protocol(s) {', '.join(WORLD_PROTOCOLS[args.world])}, not {args.protocol}")
         if args.world != "rearrange" and len(args.plans) > 1:
             parser.error(f"{args.world} scores one PLANS file at a time")
-        if args.world == "rearrange" and args.gold:
-            parser.error("rearrange has no packaged gold plans; give case files or folders")
+        if args.world == "rearrange" and args.mode == "facts" and args.gold:
+            parser.error("rearrange --mode facts has no packaged gold cases; give case files or folders")
+        if args.world == "rearrange" and args.mode == "actions" and len(args.plans) > 1:
+            parser.error("rearrange --mode actions scores one PLANS file at a time")
         try:
             if args.world == "rearrange":
-                return _score_rearrange_facts(args)
+                return _score_rearrange_actions(args) if args.mode == "actions" else _score_rearrange_facts(args)
             if args.world == "virtualhome":
                 if args.mode == "subgoal_decomposition":
                     return _score_virtualhome_subgoals(args)
