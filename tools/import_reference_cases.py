@@ -6,7 +6,8 @@ harness) is not available on every machine, so the tests read trimmed copies: in
 each recorded output only the fields the tests compare (VirtualHome: summary, counters, and per item
 the status, executable flag, error type, success, goal counts, runtime errors and counter
 contributions; BEHAVIOR: summary, crashes, and per item the error-type record, goal counts and
-per-step execution flags; PARTNR: everything but the traceback lines).
+per-step execution flags; PARTNR: everything but the traceback lines; ALFWorld: the transcripts without
+the handcoded expert's next command).
 Usage: python tools/import_reference_cases.py [--kit ../shared/reference]
 """
 
@@ -86,6 +87,14 @@ def import_behavior(kit: str) -> int:
     return len(BEHAVIOR_RUNS)
 
 
+def write_gz(path: str, obj: object) -> None:
+    """Sorted compact JSON, gzipped without a name or time in the header (the same bytes every run)."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    data = json.dumps(obj, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    with open(path, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as f:
+        f.write(data)
+
+
 def import_partnr(kit: str) -> int:
     """The recorded PARTNR evaluation cases (100 random, 4 hand-made) as one gzipped bundle of
     ``{"name", "input", "expected"}``; inputs unchanged, outputs without the traceback lines."""
@@ -101,13 +110,36 @@ def import_partnr(kit: str) -> int:
                 expected = json.load(f)
             expected.pop("traceback_tail", None)
             bundle.append({"name": f"{sub}/{stem}" if sub else stem, "input": case, "expected": expected})
-    dst = os.path.join(OUT, "partnr")
-    os.makedirs(dst, exist_ok=True)
-    data = json.dumps(bundle, separators=(",", ":"), sort_keys=True).encode("utf-8")
-    with open(os.path.join(dst, "recorded_cases.json.gz"), "wb") as raw, \
-            gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as f:
-        f.write(data)
+    write_gz(os.path.join(OUT, "partnr", "recorded_cases.json.gz"), bundle)
     return len(bundle)
+
+
+def import_alfworld(kit: str) -> int:
+    """The recorded ALFWorld transcripts (alfworld 0.4.2 + textworld 1.7.0 through the kit's harness)
+    as one gzipped bundle: per case its spec, PDDL problem and traj data, and per dialect and command
+    sequence the transcript rows (command, obs, won, done, admissible, planner_plan, aq_progress) —
+    unchanged except that the handcoded expert's next command (seeded random choices) is dropped."""
+    src = os.path.join(kit, "cases", "alfworld")
+    bundle: dict = {}
+    for name in sorted(n for n in os.listdir(src) if n.endswith(".json") and not n.endswith(".traj.json")):
+        case = name[:-5]
+        with open(os.path.join(src, name)) as f:
+            spec = json.load(f)
+        with open(os.path.join(src, f"{case}.pddl")) as f:
+            pddl = f.read()
+        runs = {}
+        for dialect, folder in (("0.4", src), ("0.3", os.path.join(src, "dialect-0.3"))):
+            for t in sorted(n for n in os.listdir(folder) if n.startswith(case + ".") and n.endswith(".jsonl")):
+                with open(os.path.join(folder, t)) as f:
+                    rows = [json.loads(line) for line in f if line.strip()]
+                keep = ("step", "command", "obs", "won", "done", "admissible", "planner_plan", "aq_progress")
+                runs[f"{dialect}/{t[len(case) + 1:-len('.transcript.jsonl')]}"] = [
+                    {k: r[k] for k in keep if k in r} for r in rows]
+        bundle[case] = {"spec": spec, "pddl": pddl,
+                        "traj": {"task_type": spec["task_type"], "pddl_params": spec["pddl_params"]},
+                        "transcripts": runs}
+    write_gz(os.path.join(OUT, "alfworld", "transcripts.json.gz"), bundle)
+    return sum(len(c["transcripts"]) for c in bundle.values())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -138,6 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"copied {len(VIRTUALHOME) + 2} case files to {os.path.normpath(dst)}")
     print(f"copied {import_partnr(args.kit)} PARTNR cases to {os.path.normpath(os.path.join(OUT, 'partnr'))}")
     print(f"copied {import_behavior(args.kit)} BEHAVIOR runs to {os.path.normpath(os.path.join(OUT, 'behavior'))}")
+    print(f"copied {import_alfworld(args.kit)} ALFWorld transcripts to {os.path.normpath(os.path.join(OUT, 'alfworld'))}")
     return 0
 
 

@@ -1,0 +1,124 @@
+"""ALFWorld as a Gymnasium text env, on game folders in ALFWorld's layout.
+
+``AlfWorldEnv(games=[folder, ...], dialect="0.4", request_infos=["admissible_commands", "won",
+"expert_plan", "facts"])``; ``reset(seed, options={"game": folder})`` plays any folder holding
+``initial_state.pddl`` and ``traj_data.json`` (ALFWorld's own game folders work as they are), else a
+game of ``games`` drawn with the env's seeded generator. ``options={"template": 0 or 1}`` picks the
+task text template (default: drawn, as ALFWorld draws it). Observations and feedback are ALFWorld's
+texts (:mod:`.engine`); a command that is not admissible gives ``Nothing happens.``. Reward 1 when
+the goal is reached, which terminates the episode (``done == won``, as in ALFWorld).
+
+Info keys, opt-in like TextWorld's ``EnvInfos``: ``admissible_commands`` (sorted), ``won``,
+``expert_plan`` (the oracle's cost-optimal remaining plan, see :mod:`.oracle`), ``facts`` (the true
+state as readable facts); always ``game`` and ``task_type``. ``action_mode="index"`` takes an
+integer into the admissible commands (``Discrete(MAX_COMMANDS)``) with ``info["action_mask"]``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ..base import CHARSET, MAX_ACTION, MAX_OBS, printable
+from .engine import Engine
+from .game import Game, load_game_folder
+from .oracle import Oracle
+
+INFOS = ("admissible_commands", "won", "expert_plan", "facts")
+MAX_COMMANDS = 512
+
+
+class AlfWorldEnv(gym.Env[str, Any]):
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(self, games: Sequence[str | Path | Game] = (), dialect: str = "0.4",
+                 request_infos: Sequence[str] = ("admissible_commands", "won"), action_mode: str = "text",
+                 render_mode: str | None = None) -> None:
+        unknown = sorted(set(request_infos) - set(INFOS))
+        if unknown:
+            raise ValueError(f"unknown request_infos {unknown}; available: {', '.join(INFOS)}")
+        if action_mode not in ("text", "index"):
+            raise ValueError(f"action_mode must be 'text' or 'index', got {action_mode!r}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if dialect not in ("0.4", "0.3"):
+            raise ValueError(f"dialect must be '0.4' or '0.3', got {dialect!r}")
+        self.games = list(games)
+        self.dialect, self.request_infos = dialect, tuple(request_infos)
+        self.action_mode, self.render_mode = action_mode, render_mode
+        self.observation_space = spaces.Text(MAX_OBS, min_length=0, charset=CHARSET)
+        self.action_space = (spaces.Discrete(MAX_COMMANDS) if action_mode == "index"
+                             else spaces.Text(MAX_ACTION, min_length=0, charset=CHARSET))
+        self.engine: Engine | None = None
+        self._obs = ""
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        options = options or {}
+        source = options.get("game")
+        if source is None:
+            if not self.games:
+                raise ValueError("no game: pass games=[...] to the env or options={'game': folder} to reset()")
+            source = self.games[int(self.np_random.integers(len(self.games)))]
+        game = source if isinstance(source, Game) else load_game_folder(source)
+        template = options.get("template")
+        if template is None:
+            template = int(self.np_random.integers(2))
+        self.engine = Engine(game, self.dialect)
+        self.oracle = Oracle(self.engine)
+        self.state = self.engine.initial_state()
+        self._admissible = self.engine.admissible(self.state)
+        self._obs = printable(self.engine.intro(game.task_text(template)))[:MAX_OBS]
+        return self._obs, self._info()
+
+    def step(self, action: Any):
+        if self.engine is None:
+            raise gym.error.ResetNeeded("call reset() before step()")
+        if self.action_mode == "index":
+            idx = int(action)
+            command = self._admissible[idx] if 0 <= idx < len(self._admissible) else ""
+        else:
+            command = action
+        feedback, _ = self.engine.step(self.state, command)
+        self._admissible = self.engine.admissible(self.state)
+        won = self.engine.won(self.state)
+        self._obs = printable(feedback)[:MAX_OBS]
+        return self._obs, 1.0 if won else 0.0, won, False, self._info(won)
+
+    def _info(self, won: bool | None = None) -> dict[str, Any]:
+        assert self.engine is not None
+        g = self.engine.game
+        info: dict[str, Any] = {"game": g.name, "task_type": g.task_type}
+        if "admissible_commands" in self.request_infos:
+            info["admissible_commands"] = list(self._admissible)
+        if "won" in self.request_infos:
+            info["won"] = self.engine.won(self.state) if won is None else won
+        if "expert_plan" in self.request_infos:
+            info["expert_plan"] = self.oracle.plan(self.state) or []
+        if "facts" in self.request_infos:
+            info["facts"] = self.facts()
+        if self.action_mode == "index":
+            mask = np.zeros(MAX_COMMANDS, dtype=np.int8)
+            mask[:min(len(self._admissible), MAX_COMMANDS)] = 1
+            info["action_mask"] = mask
+        return info
+
+    def facts(self) -> list[str]:
+        """The true state in words: ``at loc 3``, ``in apple 1 fridge 1``, ``holds mug 1``, ``opened fridge 1``,
+        ``ishot apple 1``..."""
+        e, s = self.engine, self.state
+        assert e is not None
+        n = e.name
+        out = [f"at {n[s.loc]}"] + [f"in {n[o]} {n[r]}" for o, r in sorted(s.inside.items())]
+        if s.held:
+            out.append(f"holds {n[s.held]}")
+        out += [f"opened {n[r]}" for r in sorted(s.opened)]
+        out += [f"{k} {n[o]}" for k, v in sorted(s.states.items()) for o in sorted(v)]
+        return out
+
+    def render(self) -> str | None:
+        return self._obs if self.render_mode == "ansi" else None

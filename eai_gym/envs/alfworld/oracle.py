@@ -1,0 +1,106 @@
+"""The oracle: a cost-optimal plan from the true state, as ALFWorld's planner expert computes it.
+
+Costs are the alfred domain's: go to, open, take, move/put 1; heat, cool, clean, use, slice 5;
+look, examine, inventory and help 0 (never planned). The search is uniform-cost over the engine's
+own commands, restricted to the ones that can matter for the task: every ``go to``; opening a
+receptacle that holds a goal object or is of the goal receptacle type; taking a goal object (the
+task's object type, or its lamp type for ``look_at_obj_in_light``); putting a goal object into a
+goal-type receptacle, or putting down any other object held; the task's appliance command on a
+goal object; switching the goal lamp. Every removed command is useless for the goal, so the plan
+found is optimal over all commands. Plans include ``open`` but never ``close``, like ALFWorld's.
+The search is A* with :meth:`Oracle.lower_bound` as its (admissible) heuristic.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+
+from .engine import AlfState, Engine
+
+COST = {"goto": 1, "open": 1, "take": 1, "put": 1, "heat": 5, "cool": 5, "clean": 5, "use": 5, "slice": 5}
+_VERB = {"pick_clean_then_place_in_recep": "clean", "pick_heat_then_place_in_recep": "heat",
+         "pick_cool_then_place_in_recep": "cool"}
+
+
+class Oracle:
+    def __init__(self, engine: Engine, max_expansions: int = 200_000) -> None:
+        self.engine = engine
+        g = engine.game
+        p = g.params
+        self.verb = _VERB.get(g.task_type)
+        self.goal_objects = frozenset(o for o in g.objects if g.otype[o] == p.get("object_target"))
+        self.lamps = frozenset(o for o in g.objects if p.get("toggle_target") and g.otype[o] == p.get("toggle_target"))
+        self.goal_rtype = p.get("parent_target") or None
+        self.max_expansions = max_expansions
+
+    def _useful(self, s: AlfState, op: tuple) -> bool:
+        g, kind = self.engine.game, op[0]
+        if kind == "goto":
+            return True
+        if kind == "open":
+            r = op[1]
+            return g.rtype[r] == self.goal_rtype or any(
+                s.inside.get(o) == r for o in self.goal_objects | self.lamps)
+        if kind == "take":
+            return op[1] in self.goal_objects
+        if kind == "put":
+            o, r = op[1], op[2]
+            return o not in self.goal_objects or g.rtype[r] == self.goal_rtype
+        if kind in ("heat", "cool", "clean"):
+            return kind == self.verb and op[1] in self.goal_objects
+        if kind == "use":
+            return op[1] in self.lamps
+        return False
+
+    def lower_bound(self, s: AlfState) -> int:
+        """A cost no plan from ``s`` can beat (A*'s admissible heuristic): the puts, takes, appliance
+        uses and lamp switching the goal still needs, each counted once."""
+        g = self.engine.game
+        if g.task_type == "look_at_obj_in_light":
+            held_ok = s.held in self.goal_objects
+            lit = any(o in s.states["istoggled"] for o in self.lamps)
+            return (0 if held_ok else 1 + (s.held is not None)) + (0 if lit else 5)
+        targets = [r for r in g.receptacles if g.rtype[r] == self.goal_rtype]
+        flag = {"heat": "ishot", "cool": "iscool", "clean": "isclean"}.get(self.verb or "")
+        done = max((sum(1 for o in self.goal_objects if s.inside.get(o) == r and (flag is None or o in s.states[flag]))
+                    for r in targets), default=0)
+        need = (2 if g.task_type == "pick_two_obj_and_place" else 1) - done
+        if need <= 0:
+            return 0
+        holding = s.held in self.goal_objects
+        takes = need - (1 if holding else 0) + (1 if s.held is not None and not holding else 0)
+        heat = 0
+        if flag is not None and not any(o in s.states[flag] for o in self.goal_objects):
+            heat = 5  # no goal object has been heated/cooled/cleaned yet
+        return need + takes + heat
+
+    def plan(self, state: AlfState) -> list[str] | None:
+        """The commands of a cost-optimal plan from ``state`` ([] if won; None if unreachable)."""
+        e = self.engine
+        if e.won(state):
+            return []
+        tie = itertools.count()
+        frontier = [(self.lower_bound(state), 0, next(tie), state, ())]
+        best = {state.key(): 0}
+        expansions = 0
+        while frontier:
+            _, cost, _, s, path = heapq.heappop(frontier)
+            if best.get(s.key(), cost) < cost:
+                continue
+            if e.won(s):
+                return list(path)
+            expansions += 1
+            if expansions > self.max_expansions:
+                return None
+            for text, op in sorted(e.commands(s).items()):
+                if op[0] not in COST or not self._useful(s, op):
+                    continue
+                nxt = s.copy()
+                e.apply(nxt, op)
+                c = cost + COST[op[0]]
+                k = nxt.key()
+                if c < best.get(k, c + 1):
+                    best[k] = c
+                    heapq.heappush(frontier, (c + self.lower_bound(nxt), c, next(tie), nxt, path + (text,)))
+        return None

@@ -1,0 +1,78 @@
+"""The ALFWorld env on game folders: API checks, expert rollouts, info keys, both dialects."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import pickle
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from eai_gym.envs.alfworld.env import AlfWorldEnv
+
+DATA = Path(__file__).resolve().parents[1] / "reference" / "data" / "alfworld" / "transcripts.json.gz"
+CASES = json.loads(gzip.decompress(DATA.read_bytes()))
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory):
+    out = []
+    for name, c in sorted(CASES.items()):
+        d = tmp_path_factory.mktemp(name)
+        (d / "initial_state.pddl").write_text(c["pddl"])
+        (d / "traj_data.json").write_text(json.dumps(c["traj"]))
+        out.append(d)
+    return out
+
+
+@pytest.mark.parametrize("mode", ["text", "index"])
+def test_check_env(folders, mode):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(AlfWorldEnv(folders, action_mode=mode), skip_render_check=True)
+
+
+@pytest.mark.parametrize("dialect", ["0.4", "0.3"])
+def test_expert_rollouts_win(folders, dialect):
+    env = AlfWorldEnv(folders, dialect=dialect, request_infos=["admissible_commands", "won", "expert_plan", "facts"])
+    for folder in folders:
+        obs, info = env.reset(seed=0, options={"game": folder, "template": 1})
+        assert obs.startswith("-= Welcome to TextWorld, ALFRED! =-") and info["won"] is False
+        assert info["facts"][0].startswith("at loc")
+        steps = 0
+        while True:
+            cmd = info["expert_plan"][0]
+            assert cmd in info["admissible_commands"]
+            obs, reward, terminated, truncated, info = env.step(cmd)
+            steps += 1
+            if terminated:
+                break
+        assert reward == 1.0 and info["won"] and info["expert_plan"] == []
+        if info["task_type"] != "look_at_obj_in_light":
+            assert cmd.startswith("move ") if dialect == "0.4" else (cmd.startswith("put ") and " in/on " in cmd)
+    obs, *_ = env.step("put it somewhere please")
+    assert obs == "Nothing happens."
+
+
+def test_index_mode_and_pickle(folders):
+    env = AlfWorldEnv(folders, action_mode="index")
+    obs, info = env.reset(seed=3)
+    mask = info["action_mask"]
+    assert mask.dtype == np.int8 and mask.sum() == len(info["admissible_commands"])
+    go = info["admissible_commands"].index(next(c for c in info["admissible_commands"] if c.startswith("go to")))
+    obs, *_ = env.step(go)
+    assert obs.startswith("You arrive at")
+    assert env.step(500)[0] == "Nothing happens."
+    clone = pickle.loads(pickle.dumps(env))
+    assert clone.step(0)[0] == env.step(0)[0]
+
+
+def test_errors(folders):
+    with pytest.raises(ValueError, match="request_infos"):
+        AlfWorldEnv(folders, request_infos=["score"])
+    with pytest.raises(ValueError, match="no game"):
+        AlfWorldEnv().reset()
