@@ -9,6 +9,7 @@ GYMNASIUM_ENVS = {
     "eai_gym/VirtualHome-v0": ("eai_gym.envs.virtualhome.env:VirtualHomeEnv", 100),
     "eai_gym/Behavior-v0": ("eai_gym.envs.behavior.env:BehaviorEnv", 200),
     "eai_gym/Rearrange-v0": ("eai_gym.envs.rearrange.env:RearrangeEnv", None),  # truncates itself (max_steps)
+    "eai_gym/AlfWorld-v0": ("eai_gym.envs.alfworld.env:AlfWorldEnv", 100),
 }
 #: PettingZoo id -> {env type: entry point}
 PETTINGZOO_ENVS = {

@@ -14,8 +14,8 @@ from eai_gym.registration import GYMNASIUM_ENVS
 
 IDS = sorted(GYMNASIUM_ENVS)
 VARIANTS = [{}, {"action_mode": "index"}, {"protocol": "reference"}]
-#: each env's name for the reference protocol
-REFERENCE_PROTOCOL = {"eai_gym/Rearrange-v0": "partnr"}
+#: each env's reference variant (its name for the reference protocol; ALFWorld: the older text dialect)
+REFERENCE_VARIANT = {"eai_gym/Rearrange-v0": {"protocol": "partnr"}, "eai_gym/AlfWorld-v0": {"dialect": "0.3"}}
 
 
 @pytest.mark.parametrize("env_id", IDS)
@@ -24,7 +24,7 @@ def test_check_env_no_warnings(env_id, kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         if kwargs.get("protocol") == "reference":
-            kwargs = {"protocol": REFERENCE_PROTOCOL.get(env_id, "eai-1.0.5")}
+            kwargs = REFERENCE_VARIANT.get(env_id, {"protocol": "eai-1.0.5"})
         env = gym.make(env_id, disable_env_checker=True, **kwargs)
         check_env(env.unwrapped)
         env.close()

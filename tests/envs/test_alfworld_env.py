@@ -75,4 +75,31 @@ def test_errors(folders):
     with pytest.raises(ValueError, match="request_infos"):
         AlfWorldEnv(folders, request_infos=["score"])
     with pytest.raises(ValueError, match="no game"):
-        AlfWorldEnv().reset()
+        AlfWorldEnv(games=[]).reset()
+    with pytest.raises(IndexError, match="eval index"):
+        AlfWorldEnv().reset(options={"split": "eval", "index": 134})
+
+
+def test_shipped_eval_split_and_train_games():
+    from eai_gym.envs.alfworld.generator import EVAL_MIX, eval_game, eval_split, split_of
+    from eai_gym.envs.alfworld.engine import Engine
+    from eai_gym.envs.alfworld.oracle import Oracle
+    games = eval_split()
+    assert len(games) == 134
+    counts = {}
+    for i, (task_type, floorplan, seed) in enumerate(games):
+        counts[task_type] = counts.get(task_type, 0) + 1
+        assert split_of(floorplan) == "eval"
+        game = eval_game(i)
+        engine = Engine(game)
+        state = engine.initial_state()
+        assert not engine.won(state)
+        for cmd in Oracle(engine).plan(state):
+            assert engine.step(state, cmd)[1]
+        assert engine.won(state), i
+    assert counts == EVAL_MIX
+    env = AlfWorldEnv(request_infos=["won", "expert_plan"])
+    obs, info = env.reset(seed=1, options={"split": "train", "seed": 5, "task_type": "pick_two_obj_and_place"})
+    assert "Your task is to: " in obs and info["task_type"] == "pick_two_obj_and_place" and info["expert_plan"]
+    again, _ = AlfWorldEnv().reset(seed=1, options={"split": "train", "seed": 5, "task_type": "pick_two_obj_and_place"})
+    assert again.split("Your task")[0] == obs.split("Your task")[0]

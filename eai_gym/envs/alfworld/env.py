@@ -1,9 +1,11 @@
-"""ALFWorld as a Gymnasium text env, on game folders in ALFWorld's layout.
+"""ALFWorld as a Gymnasium text env: ``eai_gym/AlfWorld-v0``.
 
-``AlfWorldEnv(games=[folder, ...], dialect="0.4", request_infos=["admissible_commands", "won",
-"expert_plan", "facts"])``; ``reset(seed, options={"game": folder})`` plays any folder holding
-``initial_state.pddl`` and ``traj_data.json`` (ALFWorld's own game folders work as they are), else a
-game of ``games`` drawn with the env's seeded generator. ``options={"template": 0 or 1}`` picks the
+``gymnasium.make("eai_gym/AlfWorld-v0", dialect="0.4", request_infos=["admissible_commands", "won",
+"expert_plan", "facts"])``. ``reset(seed, options=...)``: ``{"game": folder}`` plays any folder holding
+``initial_state.pddl`` and ``traj_data.json`` (ALFWorld's own game folders work as they are);
+``{"split": "eval", "index": i}`` one of the 134 shipped eval games; ``{"split": "train", "seed": s,
+"task_type": t}`` a generated train game; otherwise a game drawn with the env's seeded generator from
+``games`` (a list of folders or games) or, by default, from the eval split. ``options={"template": 0 or 1}`` picks the
 task text template (default: drawn, as ALFWorld draws it). Observations and feedback are ALFWorld's
 texts (:mod:`.engine`); a command that is not admissible gives ``Nothing happens.``. Reward 1 when
 the goal is reached, which terminates the episode (``done == won``, as in ALFWorld).
@@ -26,6 +28,7 @@ from gymnasium import spaces
 from ..base import CHARSET, MAX_ACTION, MAX_OBS, printable
 from .engine import Engine
 from .game import Game, load_game_folder
+from .generator import GenerationError, eval_game, eval_split, generate_game
 from .oracle import Oracle
 
 INFOS = ("admissible_commands", "won", "expert_plan", "facts")
@@ -35,7 +38,7 @@ MAX_COMMANDS = 512
 class AlfWorldEnv(gym.Env[str, Any]):
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
-    def __init__(self, games: Sequence[str | Path | Game] = (), dialect: str = "0.4",
+    def __init__(self, games: Sequence[str | Path | Game] | None = None, dialect: str = "0.4",
                  request_infos: Sequence[str] = ("admissible_commands", "won"), action_mode: str = "text",
                  render_mode: str | None = None) -> None:
         unknown = sorted(set(request_infos) - set(INFOS))
@@ -47,7 +50,7 @@ class AlfWorldEnv(gym.Env[str, Any]):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         if dialect not in ("0.4", "0.3"):
             raise ValueError(f"dialect must be '0.4' or '0.3', got {dialect!r}")
-        self.games = list(games)
+        self.games = list(games) if games is not None else None  # None: the shipped eval split
         self.dialect, self.request_infos = dialect, tuple(request_infos)
         self.action_mode, self.render_mode = action_mode, render_mode
         self.observation_space = spaces.Text(MAX_OBS, min_length=0, charset=CHARSET)
@@ -59,12 +62,7 @@ class AlfWorldEnv(gym.Env[str, Any]):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         options = options or {}
-        source = options.get("game")
-        if source is None:
-            if not self.games:
-                raise ValueError("no game: pass games=[...] to the env or options={'game': folder} to reset()")
-            source = self.games[int(self.np_random.integers(len(self.games)))]
-        game = source if isinstance(source, Game) else load_game_folder(source)
+        game = self._choose(options)
         template = options.get("template")
         if template is None:
             template = int(self.np_random.integers(2))
@@ -74,6 +72,30 @@ class AlfWorldEnv(gym.Env[str, Any]):
         self._admissible = self.engine.admissible(self.state)
         self._obs = printable(self.engine.intro(game.task_text(template)))[:MAX_OBS]
         return self._obs, self._info()
+
+    def _choose(self, options: dict) -> Game:
+        source = options.get("game")
+        split = options.get("split")
+        if source is None and split == "train":
+            seed = options.get("seed", int(self.np_random.integers(2**31)))
+            for k in range(1000):
+                try:
+                    game = generate_game(int(seed) + k, options.get("task_type"), split="train")
+                except GenerationError:
+                    continue
+                engine = Engine(game)
+                if not engine.won(engine.initial_state()):
+                    return game
+            raise ValueError(f"no train game from seed {seed}")
+        if source is None and (split == "eval" or self.games is None):
+            n = len(eval_split())
+            index = options.get("index", int(self.np_random.integers(n)))
+            return eval_game(int(index))
+        if source is None:
+            if not self.games:
+                raise ValueError("no game: pass games=[...] to the env or options={'game': folder} to reset()")
+            source = self.games[int(self.np_random.integers(len(self.games)))]
+        return source if isinstance(source, Game) else load_game_folder(source)
 
     def step(self, action: Any):
         if self.engine is None:
