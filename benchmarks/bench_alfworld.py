@@ -8,7 +8,8 @@ eai-gym: load the PDDL problem and reset (median), then each step with admissibl
 and the oracle's optimal plan computed (median, p99). Reference (when given): the kit harness runs
 the same commands with admissible commands and the planner's plan every step; its reset is timed
 with zero commands and its per-step time is (time with the walk − reset time) / steps, each a
-whole process.
+whole process. Also: the registered env on the 134 shipped eval games (reset, oracle-guided steps
+with ``expert_plan`` computed every step).
 """
 
 from __future__ import annotations
@@ -52,6 +53,31 @@ def ours(games: list) -> dict:
             "step_ms_p99": round(1000 * steps[int(0.99 * (len(steps) - 1))], 3), "steps": len(steps)}
 
 
+def eval_split_env(episodes: int = 134, steps: int = 30) -> dict:
+    """The registered env on the shipped eval games: reset, and steps following the oracle's plan
+    (with ``expert_plan`` requested, so the oracle runs every step)."""
+    import gymnasium as gym
+
+    import eai_gym  # noqa: F401
+    env = gym.make("eai_gym/AlfWorld-v0", request_infos=["admissible_commands", "won", "expert_plan"])
+    resets, times = [], []
+    for i in range(episodes):
+        t0 = time.perf_counter()
+        obs, info = env.reset(seed=i, options={"split": "eval", "index": i})
+        resets.append(time.perf_counter() - t0)
+        for _ in range(steps):
+            cmd = info["expert_plan"][0] if info["expert_plan"] else "look"
+            t0 = time.perf_counter()
+            obs, r, term, trunc, info = env.step(cmd)
+            times.append(time.perf_counter() - t0)
+            if term or trunc:
+                break
+    times.sort()
+    return {"episodes": episodes, "reset_ms_median": round(1000 * statistics.median(resets), 3),
+            "step_ms_median": round(1000 * statistics.median(times), 3),
+            "step_ms_p99": round(1000 * times[int(0.99 * (len(times) - 1))], 3), "steps": len(times)}
+
+
 def reference(games: list, python: str, kit: str) -> dict:
     harness = os.path.join(kit, "harness", "alfworld", "ref_alfworld.py")
     resets, per_step = [], []
@@ -83,7 +109,7 @@ def main() -> None:
     args = p.parse_args()
     data = json.loads(gzip.decompress(DATA.read_bytes()))
     games = [(n, c) for n, c in sorted(data.items()) if c["transcripts"]][: args.games]
-    res = {"games": len(games), "eai_gym": ours(games)}
+    res = {"games": len(games), "eai_gym": ours(games), "eai_gym_env_eval_split": eval_split_env()}
     if args.reference_python and args.kit:
         res["reference"] = reference(games, args.reference_python, args.kit)
         res["step_ratio"] = round(res["reference"]["step_ms_median"] / res["eai_gym"]["step_ms_median"], 1)
