@@ -13,13 +13,13 @@ from typing import Callable, Sequence
 
 from . import __version__
 
-WORLDS = ("virtualhome", "behavior", "rearrange")
+WORLDS = ("virtualhome", "behavior", "rearrange", "alfworld")
 #: per world: its scoring modes (the first is the default) and protocols (the first is the default)
 WORLD_MODES = {"virtualhome": ("action_sequencing", "subgoal_decomposition"),
                "behavior": ("action_sequencing", "subgoal_decomposition"),
-               "rearrange": ("facts", "actions")}
+               "rearrange": ("facts", "actions"), "alfworld": ("commands",)}
 WORLD_PROTOCOLS = {"virtualhome": ("fixed", "eai-1.0.5"), "behavior": ("fixed", "eai-1.0.5"),
-                   "rearrange": ("fixed", "partnr")}
+                   "rearrange": ("fixed", "partnr"), "alfworld": ("fixed",)}
 MODES = tuple(dict.fromkeys(m for ms in WORLD_MODES.values() for m in ms))
 PROTOCOLS = tuple(dict.fromkeys(p for ps in WORLD_PROTOCOLS.values() for p in ps))
 
@@ -146,6 +146,30 @@ def _score_rearrange_actions(args: argparse.Namespace) -> int:
     return _finish(args, result, res["tasks"], time.perf_counter() - t0)
 
 
+def _score_alfworld(args: argparse.Namespace) -> int:
+    from .scoring.alfworld_commands import score_items
+    from .scoring.io import progress
+
+    def gold() -> list:
+        from .envs.alfworld.engine import Engine
+        from .envs.alfworld.generator import eval_game, eval_split
+        from .envs.alfworld.oracle import Oracle
+
+        out = []
+        for i in range(len(eval_split())):
+            engine = Engine(eval_game(i), args.dialect)
+            out.append({"game": i, "commands": Oracle(engine).plan(engine.initial_state()) or []})
+        return out
+    items, source = _items(args, gold)
+    if items is None:
+        return 2
+    t0 = time.perf_counter()
+    res = score_items(progress(items, len(items), "scoring"), args.dialect)
+    result = _result("alfworld", args, source, res["tasks"], res["summary"])
+    result.update(dialect=args.dialect)
+    return _finish(args, result, res["tasks"], time.perf_counter() - t0)
+
+
 def _items(args: argparse.Namespace, gold: Callable[[], list]) -> tuple[list | None, str]:
     """The items to score: the packaged gold plans, or the plans file (None if unreadable)."""
     from .scoring.io import InputFileError, read_items
@@ -196,12 +220,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("plans", nargs="*",
                    help="virtualhome/behavior: one JSON file, a list of {identifier, llm_output} or a dict id -> "
                         "output; rearrange --mode facts: case files and/or folders of cases; rearrange --mode actions: "
-                        "one JSON file of {episode_id, actions: {agent_0: [...], agent_1: [...]}}")
+                        "one JSON file of {episode_id, actions: {agent_0: [...], agent_1: [...]}}; alfworld: one JSON file "
+                        "of {game, commands}")
     s.add_argument("--gold", action="store_true", help="score the packaged gold plans instead of a file")
     s.add_argument("--mode", choices=MODES, default=None,
                    help="virtualhome/behavior: action_sequencing (default) or subgoal_decomposition; "
                         "rearrange: facts (replay per-step world facts through the evaluation engine) or "
-                        "actions (replay per-agent skill scripts through the rearrange world)")
+                        "actions (replay per-agent skill scripts through the rearrange world); alfworld: commands")
     s.add_argument("--protocol", choices=PROTOCOLS, default="fixed",
                    help="fixed (default): documented intent; the reference's exact behaviour: eai-1.0.5 "
                         "(virtualhome, behavior) or partnr (rearrange)")
@@ -221,6 +246,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--observability", choices=("full", "partial"), default="full",
                    help="rearrange --mode actions: what the agents see (no effect on scripted replays' "
                         "outcome; recorded in the results)")
+    s.add_argument("--dialect", choices=("0.4", "0.3"), default="0.4",
+                   help="alfworld: the text dialect (0.4: move X to Y; 0.3: put X in/on Y), unless an item says")
     s.add_argument("--out", help="write the full results (summary and one record per item) to this JSON file")
     return p
 
@@ -245,6 +272,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             if args.world == "rearrange":
                 return _score_rearrange_actions(args) if args.mode == "actions" else _score_rearrange_facts(args)
+            if args.world == "alfworld":
+                return _score_alfworld(args)
             if args.world == "virtualhome":
                 if args.mode == "subgoal_decomposition":
                     return _score_virtualhome_subgoals(args)

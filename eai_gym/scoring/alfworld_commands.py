@@ -1,0 +1,121 @@
+"""Command replay for ALFWorld: score per-game command lists with success and every progress metric.
+
+A commands file is a JSON list of items::
+
+    {"identifier": "run-7",                          # optional; default: the game
+     "game": {"split": "eval", "index": 12}          # or a game folder path (initial_state.pddl + traj_data.json)
+     "commands": ["go to fridge 1", "open fridge 1", ...],
+     "dialect": "0.4"}                                # optional, default the scorer's
+
+Each command is run through the engine (a command that is not admissible gives ``Nothing happens.``);
+the episode stops when the goal holds or the commands run out. Each record: ``success``, ``steps``,
+the initial oracle plan length, AgentQuest's progress (per step and final) and repetition rate, the
+FSM progress (per step and final), AgentBoard's progress (per step and final) and grounding
+accuracy; the FSM and AgentBoard finals are also given ``_dialect_aware`` (accepting the 0.4 texts,
+which the originals never match). A malformed item is ``invalid_input`` and the others are still scored.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..envs.alfworld.engine import DIALECTS, Engine
+from ..envs.alfworld.game import Game, GameError, load_game_folder
+from ..envs.alfworld.generator import eval_game
+from ..envs.alfworld.oracle import Oracle
+from ..envs.alfworld.pddl import PddlError
+from ..metrics import alfworld_progress as m
+
+
+class ItemError(ValueError):
+    pass
+
+
+def _game(spec: Any) -> Game:
+    if isinstance(spec, int) and not isinstance(spec, bool):
+        return eval_game(spec)
+    if isinstance(spec, str):
+        return load_game_folder(spec)
+    if isinstance(spec, Mapping) and spec.get("split") == "eval" and isinstance(spec.get("index"), int):
+        return eval_game(spec["index"])
+    raise ItemError(f"'game' must be an eval index, {{'split': 'eval', 'index': i}} or a game folder, got {spec!r}")
+
+
+def trajectory(engine: Engine, commands: Sequence[str]) -> list[dict[str, Any]]:
+    oracle = Oracle(engine)
+    state = engine.initial_state()
+
+    def row(action: str | None, obs: str) -> dict[str, Any]:
+        plan = oracle.plan(state)
+        return {"action": action, "obs": obs, "won": engine.won(state), "admissible": engine.admissible(state),
+                "plan_length": len(plan) if plan is not None else None}
+    steps = [row(None, engine.intro(engine.game.task_text(0)))]
+    for cmd in commands:
+        obs, _ = engine.step(state, cmd)
+        steps.append(row(cmd, obs))
+        if steps[-1]["won"]:
+            break
+    return steps
+
+
+def score_item(item: Any, dialect: str = "0.4", theta: float = 1.0) -> dict[str, Any]:
+    ident = item.get("identifier") if isinstance(item, Mapping) else None
+    rec: dict[str, Any] = {"identifier": ident, "status": "evaluated", "message": ""}
+    try:
+        if not isinstance(item, Mapping):
+            raise ItemError(f"an item must be an object, got {type(item).__name__}")
+        cmds = item.get("commands")
+        if not isinstance(cmds, list) or not all(isinstance(c, str) for c in cmds):
+            raise ItemError("'commands' must be a list of strings")
+        d = item.get("dialect", dialect)
+        if d not in DIALECTS:
+            raise ItemError(f"unknown dialect {d!r}; expected 0.4 or 0.3")
+        game = _game(item.get("game"))
+    except (ItemError, GameError, PddlError, IndexError) as e:
+        rec.update(status="invalid_input", message=str(e))
+        return rec
+    engine = Engine(game, d)
+    steps = trajectory(engine, cmds)
+    p = game.params
+    obj, recep, toggle = p.get("object_target", ""), p.get("parent_target", ""), p.get("toggle_target", "")
+    aq = m.agentquest_progress(steps)
+    fsm = m.fsm_progress(game.task_type, steps, obj, recep or toggle)
+    ab = m.agentboard_progress(steps, m.agentboard_subgoals(game.task_type, obj, recep, toggle))
+    fsm_aware = m.fsm_progress(game.task_type, steps, obj, recep or toggle, dialect_aware=True)["quantitative"]
+    ab_aware = m.agentboard_progress(steps, m.agentboard_subgoals(game.task_type, obj, recep, toggle, True))
+    n = len(steps) - 1
+    rec.update(identifier=ident if ident is not None else game.name, game=game.name, task_type=game.task_type,
+               dialect=d, success=bool(steps[-1]["won"]), steps=n, initial_plan_length=steps[0]["plan_length"],
+               agentquest_progress=aq, agentquest_progress_final=aq[-1] if aq else 0.0,
+               repetition_rate=m.repetition_rate([s["action"] for s in steps[1:]], n, theta),
+               fsm_progress=fsm["quantitative"], fsm_states=fsm["qualitative"],
+               fsm_progress_final=fsm["quantitative"][-1] if fsm["quantitative"] else 0.0,
+               fsm_progress_final_dialect_aware=fsm_aware[-1] if fsm_aware else 0.0,
+               agentboard_progress=ab, agentboard_progress_final=ab[-1] if ab else 0.0,
+               agentboard_progress_final_dialect_aware=ab_aware[-1] if ab_aware else 0.0,
+               grounding_accuracy=m.grounding_accuracy(steps), commands_used=n)
+    return rec
+
+
+def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    done = [r for r in records if r["status"] == "evaluated"]
+
+    def block(rs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        if not rs:
+            return {"games": 0}
+        ga = [r["grounding_accuracy"] for r in rs if r["grounding_accuracy"] is not None]
+        return {"games": len(rs), "success_rate": round(sum(r["success"] for r in rs) / len(rs), 4),
+                "avg_progress_rate": round(sum(r["agentquest_progress_final"] for r in rs) / len(rs), 4),
+                "avg_fsm_progress": round(sum(r["fsm_progress_final"] for r in rs) / len(rs), 4),
+                "avg_fsm_progress_dialect_aware": round(sum(r["fsm_progress_final_dialect_aware"] for r in rs) / len(rs), 4),
+                "avg_agentboard_progress": round(sum(r["agentboard_progress_final"] for r in rs) / len(rs), 4),
+                "avg_grounding_accuracy": round(sum(ga) / len(ga), 4) if ga else None,
+                "avg_steps": round(sum(r["steps"] for r in rs) / len(rs), 2)}
+    types = sorted({r["task_type"] for r in done})
+    return {**block(done), "by_task_type": {t: block([r for r in done if r["task_type"] == t]) for t in types},
+            "invalid_input": len(records) - len(done)}
+
+
+def score_items(items: Iterable[Any], dialect: str = "0.4", theta: float = 1.0) -> dict[str, Any]:
+    records = [score_item(it, dialect, theta) for it in items]
+    return {"summary": summarize(records), "tasks": records}
