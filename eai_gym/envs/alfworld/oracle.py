@@ -53,14 +53,31 @@ class Oracle:
             return op[1] in self.lamps
         return False
 
+    def _travel(self, s: AlfState, phases: list[set[str]]) -> int:
+        """The fewest ``go to`` commands that visit one location of each phase in order."""
+        cur = {s.loc: 0}
+        for places in phases:
+            best = min(cur.values()) + 1
+            cur = {loc: min(cur.get(loc, best), best) for loc in places}
+            if not cur:
+                return 0
+        return min(cur.values())
+
     def lower_bound(self, s: AlfState) -> int:
         """A cost no plan from ``s`` can beat (A*'s admissible heuristic): the puts, takes, appliance
-        uses and lamp switching the goal still needs, each counted once."""
+        uses, lamp switching and openings the goal still needs, each counted once, plus the ``go to``
+        commands needed to visit, in order, a goal object, an appliance and a goal receptacle (or the lamp)."""
         g = self.engine.game
+        loc_of = g.rloc
+        free = [o for o in self.goal_objects if o in s.inside]
+        holding = s.held in self.goal_objects
+        must_open = 1 if free and all(s.inside[o] in g.openable and s.inside[o] not in s.opened for o in free) else 0
         if g.task_type == "look_at_obj_in_light":
-            held_ok = s.held in self.goal_objects
             lit = any(o in s.states["istoggled"] for o in self.lamps)
-            return (0 if held_ok else 1 + (s.held is not None)) + (0 if lit else 5)
+            lamp_locs = {loc_of[s.inside[o]] for o in self.lamps if o in s.inside}
+            phases = ([] if holding else [{loc_of[s.inside[o]] for o in free}]) + [lamp_locs]
+            return ((0 if holding else 1 + (s.held is not None) + must_open) + (0 if lit else 5)
+                    + self._travel(s, phases))
         targets = [r for r in g.receptacles if g.rtype[r] == self.goal_rtype]
         flag = {"heat": "ishot", "cool": "iscool", "clean": "isclean"}.get(self.verb or "")
         done = max((sum(1 for o in self.goal_objects if s.inside.get(o) == r and (flag is None or o in s.states[flag]))
@@ -68,12 +85,20 @@ class Oracle:
         need = (2 if g.task_type == "pick_two_obj_and_place" else 1) - done
         if need <= 0:
             return 0
-        holding = s.held in self.goal_objects
         takes = need - (1 if holding else 0) + (1 if s.held is not None and not holding else 0)
         heat = 0
+        phases: list[set[str]] = []
+        if not holding:
+            phases.append({loc_of[s.inside[o]] for o in free})
+        else:
+            must_open = 0
         if flag is not None and not any(o in s.states[flag] for o in self.goal_objects):
             heat = 5  # no goal object has been heated/cooled/cleaned yet
-        return need + takes + heat
+            appliance = {"heat": "Microwave", "cool": "Fridge", "clean": "SinkBasin"}[self.verb or ""]
+            phases.append({loc_of[r] for r in g.receptacles if g.rtype[r] == appliance})
+        phases.append({loc_of[r] for r in targets})
+        closed_targets = 1 if targets and all(r in g.openable and r not in s.opened for r in targets) else 0
+        return need + takes + heat + must_open + closed_targets + self._travel(s, phases)
 
     def plan(self, state: AlfState) -> list[str] | None:
         """The commands of a cost-optimal plan from ``state`` ([] if won; None if unreachable)."""
