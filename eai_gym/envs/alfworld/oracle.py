@@ -8,7 +8,8 @@ task's object type, or its lamp type for ``look_at_obj_in_light``); putting a go
 goal-type receptacle, or putting down any other object held; the task's appliance command on a
 goal object; switching the goal lamp. Every removed command is useless for the goal, so the plan
 found is optimal over all commands. Plans include ``open`` but never ``close``, like ALFWorld's.
-The search is A* with :meth:`Oracle.lower_bound` as its (admissible) heuristic.
+The search is A* with :meth:`Oracle.lower_bound` as its (admissible) heuristic, ties broken
+towards deeper states.
 """
 
 from __future__ import annotations
@@ -97,6 +98,8 @@ class Oracle:
             appliance = {"heat": "Microwave", "cool": "Fridge", "clean": "SinkBasin"}[self.verb or ""]
             phases.append({loc_of[r] for r in g.receptacles if g.rtype[r] == appliance})
         phases.append({loc_of[r] for r in targets})
+        if need == 2 and free:  # pick-two: fetch another goal object and come back
+            phases += [{loc_of[s.inside[o]] for o in free}, {loc_of[r] for r in targets}]
         closed_targets = 1 if targets and all(r in g.openable and r not in s.opened for r in targets) else 0
         return need + takes + heat + must_open + closed_targets + self._travel(s, phases)
 
@@ -106,11 +109,12 @@ class Oracle:
         if e.won(state):
             return []
         tie = itertools.count()
-        frontier = [(self.lower_bound(state), 0, next(tie), state, ())]
+        frontier = [(self.lower_bound(state), 0, next(tie), state, ())]  # (f, -g, ...): ties go deepest first
         best = {state.key(): 0}
         expansions = 0
         while frontier:
-            _, cost, _, s, path = heapq.heappop(frontier)
+            _, neg_cost, _, s, path = heapq.heappop(frontier)
+            cost = -neg_cost
             if best.get(s.key(), cost) < cost:
                 continue
             if e.won(s):
@@ -127,5 +131,5 @@ class Oracle:
                 k = nxt.key()
                 if c < best.get(k, c + 1):
                     best[k] = c
-                    heapq.heappush(frontier, (c + self.lower_bound(nxt), c, next(tie), nxt, path + (text,)))
+                    heapq.heappush(frontier, (c + self.lower_bound(nxt), -c, next(tie), nxt, path + (text,)))
         return None
