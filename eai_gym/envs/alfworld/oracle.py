@@ -34,6 +34,7 @@ class Oracle:
         self.lamps = frozenset(o for o in g.objects if p.get("toggle_target") and g.otype[o] == p.get("toggle_target"))
         self.goal_rtype = p.get("parent_target") or None
         self.max_expansions = max_expansions
+        self._memo: dict[tuple, tuple[str, ...]] = {}
 
     def _useful(self, s: AlfState, op: tuple) -> bool:
         g, kind = self.engine.game, op[0]
@@ -104,7 +105,28 @@ class Oracle:
         return need + takes + heat + must_open + closed_targets + self._travel(s, phases)
 
     def plan(self, state: AlfState) -> list[str] | None:
-        """The commands of a cost-optimal plan from ``state`` ([] if won; None if unreachable)."""
+        """The commands of a cost-optimal plan from ``state`` ([] if won; None if unreachable).
+
+        Plans are remembered for every state along them (a suffix of an optimal plan is optimal from
+        where it starts), so an agent that follows the plan, or sends commands that change nothing,
+        gets its next plan without a search."""
+        key = state.key()
+        if key in self._memo:
+            return list(self._memo[key])
+        steps = self._search(state)
+        if steps is None:
+            return None
+        found = [text for text, _ in steps]
+        if len(self._memo) > 50_000:
+            self._memo.clear()
+        s = state.copy()
+        self._memo[key] = tuple(found)
+        for i, (_, op) in enumerate(steps):
+            self.engine.apply(s, op)
+            self._memo[s.key()] = tuple(found[i + 1:])
+        return found
+
+    def _search(self, state: AlfState) -> list[tuple[str, tuple]] | None:
         e = self.engine
         if e.won(state):
             return []
@@ -131,5 +153,5 @@ class Oracle:
                 k = nxt.key()
                 if c < best.get(k, c + 1):
                     best[k] = c
-                    heapq.heappush(frontier, (c + self.lower_bound(nxt), -c, next(tie), nxt, path + (text,)))
+                    heapq.heappush(frontier, (c + self.lower_bound(nxt), -c, next(tie), nxt, path + ((text, op),)))
         return None
