@@ -38,7 +38,8 @@ def test_check_env(folders, mode):
 
 @pytest.mark.parametrize("dialect", ["0.4", "0.3"])
 def test_expert_rollouts_win(folders, dialect):
-    env = AlfWorldEnv(folders, dialect=dialect, request_infos=["admissible_commands", "won", "expert_plan", "facts"])
+    env = AlfWorldEnv(folders, dialect=dialect,
+                      request_infos=["admissible_commands", "won", "expert_plan", "expert_next", "facts"])
     for folder in folders:
         obs, info = env.reset(seed=0, options={"game": folder, "template": 1})
         assert obs.startswith("-= Welcome to TextWorld, ALFRED! =-") and info["won"] is False
@@ -46,12 +47,12 @@ def test_expert_rollouts_win(folders, dialect):
         steps = 0
         while True:
             cmd = info["expert_plan"][0]
-            assert cmd in info["admissible_commands"]
+            assert cmd in info["admissible_commands"] and info["expert_next"] == cmd
             obs, reward, terminated, truncated, info = env.step(cmd)
             steps += 1
             if terminated:
                 break
-        assert reward == 1.0 and info["won"] and info["expert_plan"] == []
+        assert reward == 1.0 and info["won"] and info["expert_plan"] == [] and info["expert_next"] is None
         if info["task_type"] != "look_at_obj_in_light":
             assert cmd.startswith("move ") if dialect == "0.4" else (cmd.startswith("put ") and " in/on " in cmd)
     obs, *_ = env.step("put it somewhere please")

@@ -11,7 +11,8 @@ texts (:mod:`.engine`); a command that is not admissible gives ``Nothing happens
 the goal is reached, which terminates the episode (``done == won``, as in ALFWorld).
 
 Info keys, opt-in like TextWorld's ``EnvInfos``: ``admissible_commands`` (sorted), ``won``,
-``expert_plan`` (the oracle's cost-optimal remaining plan, see :mod:`.oracle`), ``facts`` (the true
+``expert_plan`` (the oracle's cost-optimal remaining plan, see :mod:`.oracle`), ``expert_next`` (its
+next command, None once won: a next-command expert), ``facts`` (the true
 state as readable facts); always ``game`` and ``task_type``. ``action_mode="index"`` takes an
 integer into the admissible commands (``Discrete(MAX_COMMANDS)``) with ``info["action_mask"]``.
 """
@@ -31,7 +32,7 @@ from .game import Game, load_game_folder
 from .generator import GenerationError, eval_game, eval_split, generate_game
 from .oracle import Oracle
 
-INFOS = ("admissible_commands", "won", "expert_plan", "facts")
+INFOS = ("admissible_commands", "won", "expert_plan", "expert_next", "facts")
 MAX_COMMANDS = 512
 
 
@@ -84,7 +85,8 @@ class AlfWorldEnv(gym.Env[str, Any]):
                 except GenerationError:
                     continue
                 engine = Engine(game)
-                if not engine.won(engine.initial_state()):
+                start = engine.initial_state()
+                if not engine.won(start) and Oracle(engine).plan(start):  # unsolved, and solvable
                     return game
             raise ValueError(f"no train game from seed {seed}")
         if source is None and (split == "eval" or self.games is None):
@@ -121,6 +123,9 @@ class AlfWorldEnv(gym.Env[str, Any]):
             info["won"] = self.engine.won(self.state) if won is None else won
         if "expert_plan" in self.request_infos:
             info["expert_plan"] = self.oracle.plan(self.state) or []
+        if "expert_next" in self.request_infos:
+            plan = self.oracle.plan(self.state)
+            info["expert_next"] = plan[0] if plan else None
         if "facts" in self.request_infos:
             info["facts"] = self.facts()
         if self.action_mode == "index":
