@@ -121,6 +121,8 @@ def fsm_progress(task_type: str, steps: Sequence[dict[str, Any]], obj: str, fina
                  dialect_aware: bool = False) -> dict[str, list]:
     """Per step: the FSM state name (``qualitative``) and ``index / (n_states - 1)`` (``quantitative``;
     AgentQuest's 0.25 per state for the five-state machines)."""
+    if task_type not in FSMS:
+        raise ValueError(f"unknown task_type {task_type!r}; expected one of {', '.join(FSMS)}")
     names, moves = FSMS[task_type]
     state, qual, quant = 0, [], []
     for s in steps[1:]:

@@ -106,5 +106,8 @@ def test_game_folders_and_errors(tmp_path):
         load_game_folder(tmp_path / "missing")
     with pytest.raises(PddlError, match="s-expression"):
         parse_problem("(define (problem x) (:init (a b)")
+    broken = c["pddl"].replace("(inReceptacle Apple_bar_a Fridge_bar_c)", "(inReceptacle Apple_bar_a Nowhere_bar_z)")
+    with pytest.raises(GameError, match="objects not in a known receptacle: Apple_bar_a"):
+        game_from_pddl(broken, c["traj"])
     with pytest.raises(GameError, match="unsupported task_type"):
         game_from_pddl(c["pddl"], {"task_type": "pick_and_place_with_movable_recep", "pddl_params": {}})

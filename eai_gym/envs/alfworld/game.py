@@ -119,6 +119,9 @@ def game_from_pddl(text: str, traj: dict[str, Any], name: str = "") -> Game:
     missing = [r for r in recs if r not in g.rloc]
     if missing:
         raise GameError(f"{g.name}: receptacles without a location: {', '.join(missing)}")
+    nowhere = sorted(o for o in objs if g.init_in.get(o) not in g.rloc)
+    if nowhere:
+        raise GameError(f"{g.name}: objects not in a known receptacle: {', '.join(nowhere)}")
     locs = sorted(k for k, v in p.objects.items() if v == "location")
     g.locations = locs
     g.names = demangle(recs + objs + locs)
