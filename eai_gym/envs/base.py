@@ -106,6 +106,28 @@ class TaskTextEnv(gym.Env[str, Any]):
     def extra_info(self) -> dict[str, Any]:
         return {}
 
+    # ------------------------------------------------------------------ metric hooks (eai_gym.wrappers)
+    def goal_propositions(self) -> list[dict[str, Any]]:
+        """Every goal proposition now: ``[{"id", "kind", "text", "holds"}]``."""
+        raise NotImplementedError
+
+    def partial_success(self, status: GoalStatus) -> tuple[float, str]:
+        """(partial credit, name of its definition) for a goal status."""
+        return status.fraction, "goal_fraction"
+
+    def goal_report(self) -> dict[str, Any]:
+        """``{"success", "partial", "partial_definition"}`` for the trajectory so far."""
+        assert self.task is not None and self.episode is not None
+        status = self.world.goal_status(self.episode.trajectory, self.task.goal)
+        partial, definition = self.partial_success(status)
+        return {"success": bool(status.success), "partial": partial, "partial_definition": definition}
+
+    def progress_report(self) -> dict[str, Any]:
+        """``{"definition", "value"}``: the share of goal propositions that hold now."""
+        props = self.goal_propositions()
+        value = sum(p["holds"] for p in props) / len(props) if props else float(self.goal_report()["success"])
+        return {"definition": "goal_propositions_fraction", "value": value}
+
     # ------------------------------------------------------------------ gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)

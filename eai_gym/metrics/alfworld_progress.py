@@ -164,6 +164,19 @@ def agentboard_progress(steps: Sequence[dict[str, Any]], subgoals: Sequence[str]
     return out
 
 
+def progress_series(task_type: str, params: dict[str, Any], steps: Sequence[dict[str, Any]]) -> dict[str, list]:
+    """Every progress measure per step for one game (``params``: its ``object_target``, ``parent_target``,
+    ``toggle_target``): AgentQuest, FSM (quantitative and state names), AgentBoard, and the FSM and
+    AgentBoard variants that accept the 0.4 texts."""
+    obj, recep, toggle = params.get("object_target", ""), params.get("parent_target", ""), params.get("toggle_target", "")
+    fsm = fsm_progress(task_type, steps, obj, recep or toggle)
+    return {"agentquest": agentquest_progress(steps), "fsm": fsm["quantitative"], "fsm_states": fsm["qualitative"],
+            "fsm_dialect_aware": fsm_progress(task_type, steps, obj, recep or toggle, dialect_aware=True)["quantitative"],
+            "agentboard": agentboard_progress(steps, agentboard_subgoals(task_type, obj, recep, toggle)),
+            "agentboard_dialect_aware": agentboard_progress(steps, agentboard_subgoals(task_type, obj, recep, toggle,
+                                                                                       True))}
+
+
 def grounding_accuracy(steps: Sequence[dict[str, Any]]) -> float | None:
     """AgentBoard's grounding accuracy: the share of actions (``put ... in``/``on`` read as ``in/on``,
     a trailing ``.`` dropped) that were in the admissible commands (plus ``look`` and ``check valid

@@ -76,20 +76,15 @@ def score_item(item: Any, dialect: str = "0.4", theta: float = 1.0) -> dict[str,
         return rec
     engine = Engine(game, d)
     steps = trajectory(engine, cmds)
-    p = game.params
-    obj, recep, toggle = p.get("object_target", ""), p.get("parent_target", ""), p.get("toggle_target", "")
-    aq = m.agentquest_progress(steps)
-    fsm = m.fsm_progress(game.task_type, steps, obj, recep or toggle)
-    ab = m.agentboard_progress(steps, m.agentboard_subgoals(game.task_type, obj, recep, toggle))
-    fsm_aware = m.fsm_progress(game.task_type, steps, obj, recep or toggle, dialect_aware=True)["quantitative"]
-    ab_aware = m.agentboard_progress(steps, m.agentboard_subgoals(game.task_type, obj, recep, toggle, True))
+    series = m.progress_series(game.task_type, game.params, steps)
+    aq, fsm, ab = series["agentquest"], series["fsm"], series["agentboard"]
+    fsm_aware, ab_aware = series["fsm_dialect_aware"], series["agentboard_dialect_aware"]
     n = len(steps) - 1
     rec.update(identifier=ident if ident is not None else game.name, game=game.name, task_type=game.task_type,
                dialect=d, success=bool(steps[-1]["won"]), steps=n, initial_plan_length=steps[0]["plan_length"],
                agentquest_progress=aq, agentquest_progress_final=aq[-1] if aq else 0.0,
                repetition_rate=m.repetition_rate([s["action"] for s in steps[1:]], n, theta),
-               fsm_progress=fsm["quantitative"], fsm_states=fsm["qualitative"],
-               fsm_progress_final=fsm["quantitative"][-1] if fsm["quantitative"] else 0.0,
+               fsm_progress=fsm, fsm_states=series["fsm_states"], fsm_progress_final=fsm[-1] if fsm else 0.0,
                fsm_progress_final_dialect_aware=fsm_aware[-1] if fsm_aware else 0.0,
                agentboard_progress=ab, agentboard_progress_final=ab[-1] if ab else 0.0,
                agentboard_progress_final_dialect_aware=ab_aware[-1] if ab_aware else 0.0,

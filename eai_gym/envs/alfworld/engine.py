@@ -245,34 +245,33 @@ class Engine:
 
     # -- goal --------------------------------------------------------------------------------------------
     def won(self, s: AlfState) -> bool:
-        g = self.game
-        rtypes = {(r, g.rtype[r] + "Type") for r in g.receptacles}
-        otypes = {(o, g.otype[o] + "Type") for o in g.objects}
+        return self._goal(lambda f: self.fact_holds(s, f))
 
-        def fact(f: tuple[str, ...]) -> bool:
-            p = f[0].lower()
-            if p == "objecttype":
-                return (f[1], f[2]) in otypes
-            if p == "receptacletype":
-                return (f[1], f[2]) in rtypes
-            if p == "inreceptacle":
-                return s.inside.get(f[1]) == f[2]
-            if p in g.props:
-                return f[1] in g.props[p]
-            if p in s.states:
-                return f[1] in s.states[p]
-            if p == "holds":
-                return s.held == f[2]
-            if p == "atlocation":
-                return s.loc == f[2]
-            if p == "receptacleatlocation":
-                return g.rloc.get(f[1]) == f[2]
-            if p == "objectatlocation":
-                r = s.inside.get(f[1])
-                return r is not None and g.rloc[r] == f[2]
-            if p == "opened":
-                return f[1] in s.opened
-            if p == "openable":
-                return f[1] in g.openable
-            return False
-        return self._goal(fact)
+    def fact_holds(self, s: AlfState, f: tuple[str, ...]) -> bool:
+        """Whether a ground PDDL fact (``("inReceptacle", obj, recep)``, names as ids) holds in ``s``."""
+        g = self.game
+        p = f[0].lower()
+        if p == "objecttype":
+            return g.otype.get(f[1], "") + "Type" == f[2]
+        if p == "receptacletype":
+            return g.rtype.get(f[1], "") + "Type" == f[2]
+        if p == "inreceptacle":
+            return s.inside.get(f[1]) == f[2]
+        if p in g.props:
+            return f[1] in g.props[p]
+        if p in s.states:
+            return f[1] in s.states[p]
+        if p == "holds":
+            return s.held == f[2]
+        if p == "atlocation":
+            return s.loc == f[2]
+        if p == "receptacleatlocation":
+            return g.rloc.get(f[1]) == f[2]
+        if p == "objectatlocation":
+            r = s.inside.get(f[1])
+            return r is not None and g.rloc[r] == f[2]
+        if p == "opened":
+            return f[1] in s.opened
+        if p == "openable":
+            return f[1] in g.openable
+        return False

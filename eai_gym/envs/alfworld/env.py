@@ -27,9 +27,13 @@ import numpy as np
 from gymnasium import spaces
 
 from ..base import CHARSET, MAX_ACTION, MAX_OBS, printable
+from ...core import Action, Step
+from ...metrics.alfworld_progress import progress_series
+from .command_errors import classify
 from .engine import Engine
 from .game import Game, load_game_folder
 from .generator import GenerationError, eval_game, eval_split, generate_game
+from .goal_conditions import GoalConditions
 from .oracle import Oracle
 
 INFOS = ("admissible_commands", "won", "expert_plan", "expert_next", "facts")
@@ -72,6 +76,9 @@ class AlfWorldEnv(gym.Env[str, Any]):
         self.state = self.engine.initial_state()
         self._admissible = self.engine.admissible(self.state)
         self._obs = printable(self.engine.intro(game.task_text(template)))[:MAX_OBS]
+        self._conditions: GoalConditions | None = None
+        self._rows = [{"action": None, "obs": self._obs, "won": self.engine.won(self.state), "state": self.state.copy()}]
+        self._step: dict | None = None
         return self._obs, self._info()
 
     def _choose(self, options: dict) -> Game:
@@ -107,16 +114,21 @@ class AlfWorldEnv(gym.Env[str, Any]):
             command = self._admissible[idx] if 0 <= idx < len(self._admissible) else ""
         else:
             command = action
-        feedback, _ = self.engine.step(self.state, command)
+        feedback, executed = self.engine.step(self.state, command)
         self._admissible = self.engine.admissible(self.state)
         won = self.engine.won(self.state)
         self._obs = printable(feedback)[:MAX_OBS]
+        raw = command if isinstance(command, str) else repr(command)
+        error, message = (None, "") if executed else classify(self.engine, command)
+        self._step = Step(len(self._rows) - 1, raw, Action(raw.strip(), (), (), raw) if executed else None, executed,
+                          error, message, feedback).to_dict()
+        self._rows.append({"action": raw, "obs": feedback, "won": won, "state": self.state.copy()})
         return self._obs, 1.0 if won else 0.0, won, False, self._info(won)
 
     def _info(self, won: bool | None = None) -> dict[str, Any]:
         assert self.engine is not None
         g = self.engine.game
-        info: dict[str, Any] = {"game": g.name, "task_type": g.task_type}
+        info: dict[str, Any] = {"game": g.name, "task_type": g.task_type, "step": self._step}
         if "admissible_commands" in self.request_infos:
             info["admissible_commands"] = list(self._admissible)
         if "won" in self.request_infos:
@@ -133,6 +145,34 @@ class AlfWorldEnv(gym.Env[str, Any]):
             mask[:min(len(self._admissible), MAX_COMMANDS)] = 1
             info["action_mask"] = mask
         return info
+
+    # -- metric hooks (eai_gym.wrappers) ------------------------------------------------------------
+    def goal_propositions(self) -> list[dict[str, Any]]:
+        """The goal's changeable conditions under their best binding (:mod:`.goal_conditions`)."""
+        assert self.engine is not None
+        if self._conditions is None:
+            self._conditions = GoalConditions(self.engine)
+        return self._conditions.evaluate(self.state)
+
+    def goal_report(self) -> dict[str, Any]:
+        props = self.goal_propositions()
+        return {"success": self.engine.won(self.state), "partial": sum(p["holds"] for p in props) / len(props),
+                "partial_definition": "goal_conditions_fraction"}
+
+    def progress_report(self) -> dict[str, Any]:
+        """AgentQuest's oracle-plan progress (``value``), with the FSM and AgentBoard variants."""
+        assert self.engine is not None
+        for row in self._rows:
+            if "plan_length" not in row:
+                plan = self.oracle.plan(row["state"])
+                row["plan_length"] = len(plan) if plan is not None else None
+        g = self.engine.game
+        series = progress_series(g.task_type, g.params, self._rows)
+        last = {k: v[-1] if v else (0.0 if k != "fsm_states" else None) for k, v in series.items()}
+        return {"definition": "agentquest_oracle_plan", "value": last["agentquest"],
+                "plan_length": self._rows[-1]["plan_length"], "fsm": last["fsm"], "fsm_state": last["fsm_states"],
+                "agentboard": last["agentboard"], "fsm_dialect_aware": last["fsm_dialect_aware"],
+                "agentboard_dialect_aware": last["agentboard_dialect_aware"]}
 
     def facts(self) -> list[str]:
         """The true state in words: ``at loc 3``, ``in apple 1 fridge 1``, ``holds mug 1``, ``opened fridge 1``,

@@ -15,6 +15,7 @@ import numpy as np
 from ...core import Action, GoalStatus, Task
 from ..base import TaskTextEnv
 from .actions import ACTIONS, TWO_OBJECTS, to_text
+from .goals import GoalCrash, partial_counts
 from .state import BehaviorState
 from .tasks import check_initial_state, load_task, task_ids, task_record
 from .world import BehaviorWorld
@@ -62,6 +63,28 @@ class BehaviorEnv(TaskTextEnv):
 
     def goal_info(self, status: GoalStatus) -> dict[str, Any]:
         return {"success": status.success, "conditions": list(status.parts["conditions"])}
+
+    def _satisfied(self) -> list[bool] | None:
+        assert self.task is not None and self.episode is not None
+        state = self.episode.state
+        try:
+            return self.world.satisfied(state, self.task.goal, state.scene.bddl_to_name)
+        except GoalCrash:
+            return None
+
+    def goal_propositions(self) -> list[dict[str, Any]]:
+        """The goal's top-level BDDL conditions (a condition with options holds if one option holds)."""
+        assert self.task is not None
+        sat = self._satisfied() or [False] * len(self.task.goal)
+        return [{"id": f"condition_{i}", "kind": "condition", "text": " ".join(str(t) for t in c.terms), "holds": ok}
+                for i, (c, ok) in enumerate(zip(self.task.goal, sat))]
+
+    def partial_success(self, status: GoalStatus) -> tuple[float, str]:
+        assert self.task is not None
+        sat = self._satisfied() or [False] * len(self.task.goal)
+        c = partial_counts(self.task.goal, sat)
+        value = c["satisfied_predicates"] / c["tot_predicates"] if c["tot_predicates"] else float(status.success)
+        return value, "eai_satisfied_predicates"
 
     def observation(self) -> str:
         assert self.task is not None and self.episode is not None

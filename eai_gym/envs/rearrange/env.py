@@ -112,6 +112,16 @@ class RearrangeParallelEnv(ParallelEnv):
             self.agents = []
         return obs, rewards, terms, truncs, infos
 
+    def goal_propositions(self) -> list[dict[str, Any]]:
+        """The episode's PARTNR propositions now (with dependencies and constraint validity)."""
+        return self.session.goal_propositions()
+
+    def goal_report(self) -> dict[str, Any]:
+        return self.session.goal_report()
+
+    def progress_report(self) -> dict[str, Any]:
+        return self.session.progress_report()
+
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.session.world is None:
             return None
@@ -166,6 +176,16 @@ class RearrangeEnv(gym.Env[str, Any]):
         feedback, reward, terminated, truncated = self.session.tick({"agent_0": action}, self.max_steps)
         info = self.session.info("agent_0", feedback.get("agent_0"), terminated or truncated)
         return self.session.observation("agent_0"), reward, terminated, truncated, info
+
+    def goal_propositions(self) -> list[dict[str, Any]]:
+        """The episode's PARTNR propositions now (with dependencies and constraint validity)."""
+        return self.session.goal_propositions()
+
+    def goal_report(self) -> dict[str, Any]:
+        return self.session.goal_report()
+
+    def progress_report(self) -> dict[str, Any]:
+        return self.session.progress_report()
 
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.session.world is None:

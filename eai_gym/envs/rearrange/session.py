@@ -94,6 +94,21 @@ class RearrangeSession:
             self.steps[a] = Step(self.world.ticks - 1, fb.action, action, fb.ok, fb.error,
                                  "" if fb.ok else fb.message, fb.message, {"finished": fb.finished})
 
+    # -- metric hooks (eai_gym.wrappers) ------------------------------------------------------------
+    def goal_propositions(self) -> list[dict[str, Any]]:
+        assert self.world is not None
+        return self.world.tracker.proposition_records()
+
+    def goal_report(self) -> dict[str, Any]:
+        assert self.world is not None
+        m = self.world.metrics
+        return {"success": bool(m.task_state_success), "partial": float(m.task_percent_complete),
+                "partial_definition": "partnr_percent_complete"}
+
+    def progress_report(self) -> dict[str, Any]:
+        assert self.world is not None
+        return {"definition": "partnr_percent_complete", "value": float(self.world.metrics.task_percent_complete)}
+
     def observation(self, agent: str) -> str:
         assert self.world is not None
         return printable(self.world.describe(agent))[:MAX_OBS]

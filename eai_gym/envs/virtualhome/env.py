@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core import Action, Step, Task, WorldState
+from ...core import Action, GoalStatus, Step, Task, WorldState
 from ..base import TaskTextEnv
 from .actions import ARITY, to_script
 from .dynamics import label
+from .goals import action_goal_results
 from .tasks import CHARACTER_ID, load_task, task_ids, task_object_ids
 from .world import VirtualHomeWorld, action_item_json
 
@@ -73,6 +74,30 @@ class VirtualHomeEnv(TaskTextEnv):
             return {}
         return {"admissible_actions": [to_script(a) for a in
                                        self.world.legal_actions(self.episode.state, self._objects)]}
+
+    def goal_propositions(self) -> list[dict[str, Any]]:
+        """Node goals (on objects in the scene), edge goals and action goals (in the order the protocol
+        matches them; an action goal holds once it and every earlier one has been matched)."""
+        assert self.task is not None and self.episode is not None
+        state, goal = self.episode.state, self.task.goal
+        out: list[dict[str, Any]] = [
+            {"id": f"node_{i}", "kind": "node", "text": f"{label(state, g['id'])} is {g['state']}",
+             "holds": g["state"] in state.states(g["id"])}
+            for i, g in enumerate(goal.node_goals) if g["id"] in state.scene.objects]
+        out += [{"id": f"edge_{i}", "kind": "edge",
+                 "text": f"{label(state, g['from_id'])} {g['relation_type']} {label(state, g['to_id'])}",
+                 "holds": state.has_edge(g["from_id"], g["relation_type"], g["to_id"])}
+                for i, g in enumerate(goal.edge_goals)]
+        if goal.action_goals:
+            executed = [s.action for s in self.episode.trajectory.steps if s.ok and s.action is not None]
+            matched, _ = action_goal_results(executed, goal, self.protocol)
+            order = goal.action_goals_reference_order if self.protocol == "eai-1.0.5" else goal.action_goals
+            out += [{"id": f"action_{i}", "kind": "action", "text": "do " + " or ".join(a.split("|")),
+                     "holds": i < matched} for i, a in enumerate(order)]
+        return out
+
+    def partial_success(self, status: GoalStatus) -> tuple[float, str]:
+        return status.fraction, "eai_total_goal"
 
     def observation(self) -> str:
         assert self.task is not None and self.episode is not None

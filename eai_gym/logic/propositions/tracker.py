@@ -228,6 +228,19 @@ class PropositionTracker:
         pc = self.task_percent_complete
         return StepMetrics(pc, float(pc == 1.0), tuple(self.satisfied_at))
 
+    def proposition_records(self) -> list[dict]:
+        """Every (unrolled) proposition now: id, predicate, arguments as text, whether it holds at the last
+        step, the propositions it waits on (its dependencies) and whether every constraint accepts it."""
+        out = []
+        for i, p in enumerate(self.propositions):
+            waits = sorted({q for j in self._gates[i] for q in self.dependencies[j].depends_on})
+            args = ", ".join(f"{k}={v}" for k, v in p.args.items())
+            out.append({"id": f"p{i}", "kind": p.function_name, "text": f"{p.function_name}({args})",
+                        "holds": self._last[i], "depends_on": [f"p{q}" for q in waits],
+                        "constraints_valid": all(row[i] for row in self.constraint_satisfaction),
+                        "satisfied_at": self.satisfied_at[i], "spec_index": self.origin[i]})
+        return out
+
     def evaluation_log(self) -> dict:
         """TaskEvaluationLog, as JSON-ready data."""
         return {
