@@ -15,9 +15,9 @@ from . import __version__
 
 WORLDS = ("virtualhome", "behavior", "rearrange", "alfworld")
 #: per world: its scoring modes (the first is the default) and protocols (the first is the default)
-WORLD_MODES = {"virtualhome": ("action_sequencing", "subgoal_decomposition"),
-               "behavior": ("action_sequencing", "subgoal_decomposition"),
-               "rearrange": ("facts", "actions"), "alfworld": ("commands",)}
+WORLD_MODES = {"virtualhome": ("action_sequencing", "subgoal_decomposition", "similarity"),
+               "behavior": ("action_sequencing", "subgoal_decomposition", "similarity"),
+               "rearrange": ("facts", "actions", "similarity"), "alfworld": ("commands", "similarity")}
 WORLD_PROTOCOLS = {"virtualhome": ("fixed", "eai-1.0.5"), "behavior": ("fixed", "eai-1.0.5"),
                    "rearrange": ("fixed", "partnr"), "alfworld": ("fixed",)}
 MODES = tuple(dict.fromkeys(m for ms in WORLD_MODES.values() for m in ms))
@@ -170,6 +170,27 @@ def _score_alfworld(args: argparse.Namespace) -> int:
     return _finish(args, result, res["tasks"], time.perf_counter() - t0)
 
 
+def _score_similarity(args: argparse.Namespace) -> int:
+    from .scoring.io import InputFileError, progress, read_items
+    from .scoring.similarity import gold_items, score_items
+
+    items, source = _items(args, lambda: gold_items(args.world, args.dialect))
+    if items is None:
+        return 2
+    reference = None
+    if args.reference != "gold":
+        try:
+            reference = read_items(args.reference)
+        except InputFileError as e:
+            print(f"eai-gym: {e}", file=sys.stderr)
+            return 2
+    t0 = time.perf_counter()
+    res = score_items(args.world, progress(items, len(items), "scoring"), reference, args.dialect)
+    result = _result(args.world, args, source, res["tasks"], res["summary"])
+    result["reference"] = args.reference
+    return _finish(args, result, res["tasks"], time.perf_counter() - t0)
+
+
 def _items(args: argparse.Namespace, gold: Callable[[], list]) -> tuple[list | None, str]:
     """The items to score: the packaged gold plans, or the plans file (None if unreadable)."""
     from .scoring.io import InputFileError, read_items
@@ -226,7 +247,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--mode", choices=MODES, default=None,
                    help="virtualhome/behavior: action_sequencing (default) or subgoal_decomposition; "
                         "rearrange: facts (replay per-step world facts through the evaluation engine) or "
-                        "actions (replay per-agent skill scripts through the rearrange world); alfworld: commands")
+                        "actions (replay per-agent skill scripts through the rearrange world); alfworld: commands; "
+                        "every world: similarity (LCS, Jaccard and edit distance against a reference plan)")
     s.add_argument("--protocol", choices=PROTOCOLS, default="fixed",
                    help="fixed (default): documented intent; the reference's exact behaviour: eai-1.0.5 "
                         "(virtualhome, behavior) or partnr (rearrange)")
@@ -248,6 +270,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "outcome; recorded in the results)")
     s.add_argument("--dialect", choices=("0.4", "0.3"), default="0.4",
                    help="alfworld: the text dialect (0.4: move X to Y; 0.3: put X in/on Y), unless an item says")
+    s.add_argument("--reference", default="gold",
+                   help="--mode similarity: compare each plan with the task's gold plan (gold, the default) or "
+                        "with the plan for the same task in this plans file")
     s.add_argument("--out", help="write the full results (summary and one record per item) to this JSON file")
     return p
 
@@ -270,6 +295,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.world == "rearrange" and args.mode == "actions" and len(args.plans) > 1:
             parser.error("rearrange --mode actions scores one PLANS file at a time")
         try:
+            if args.mode == "similarity":
+                return _score_similarity(args)
             if args.world == "rearrange":
                 return _score_rearrange_actions(args) if args.mode == "actions" else _score_rearrange_facts(args)
             if args.world == "alfworld":

@@ -25,6 +25,7 @@ from ..envs.alfworld.generator import eval_game
 from ..envs.alfworld.oracle import Oracle
 from ..envs.alfworld.pddl import PddlError
 from ..metrics import alfworld_progress as m
+from .similarity import compare
 
 
 class ItemError(ValueError):
@@ -41,8 +42,8 @@ def _game(spec: Any) -> Game:
     raise ItemError(f"'game' must be an eval index, {{'split': 'eval', 'index': i}} or a game folder, got {spec!r}")
 
 
-def trajectory(engine: Engine, commands: Sequence[str]) -> list[dict[str, Any]]:
-    oracle = Oracle(engine)
+def trajectory(engine: Engine, commands: Sequence[str], oracle: Oracle | None = None) -> list[dict[str, Any]]:
+    oracle = oracle or Oracle(engine)
     state = engine.initial_state()
 
     def row(action: str | None, obs: str) -> dict[str, Any]:
@@ -75,7 +76,9 @@ def score_item(item: Any, dialect: str = "0.4", theta: float = 1.0) -> dict[str,
         rec.update(status="invalid_input", message=str(e))
         return rec
     engine = Engine(game, d)
-    steps = trajectory(engine, cmds)
+    oracle = Oracle(engine)
+    steps = trajectory(engine, cmds, oracle)
+    gold = oracle.plan(engine.initial_state())
     series = m.progress_series(game.task_type, game.params, steps)
     aq, fsm, ab = series["agentquest"], series["fsm"], series["agentboard"]
     fsm_aware, ab_aware = series["fsm_dialect_aware"], series["agentboard_dialect_aware"]
@@ -88,7 +91,8 @@ def score_item(item: Any, dialect: str = "0.4", theta: float = 1.0) -> dict[str,
                fsm_progress_final_dialect_aware=fsm_aware[-1] if fsm_aware else 0.0,
                agentboard_progress=ab, agentboard_progress_final=ab[-1] if ab else 0.0,
                agentboard_progress_final_dialect_aware=ab_aware[-1] if ab_aware else 0.0,
-               grounding_accuracy=m.grounding_accuracy(steps), commands_used=n)
+               grounding_accuracy=m.grounding_accuracy(steps), commands_used=n,
+               similarity=None if gold is None else compare("alfworld", list(cmds), gold))
     return rec
 
 

@@ -16,6 +16,7 @@ from ..envs.behavior.goals import GoalCrash, partial_counts
 from ..envs.behavior.tasks import check_initial_state, load_task
 from ..envs.behavior.world import BehaviorWorld, check_protocol
 from ..metrics.eai_summary import summarize_behavior
+from .similarity import item_similarity
 
 
 class _Invalid(Exception):
@@ -94,6 +95,7 @@ def score_item(item: Any, protocol: str = "fixed", initial_state: str = "calibra
     except (_Invalid, UnknownTaskError, GoalCrash) as e:
         rec.update(status="invalid_input", message=str(e), execution_success=False, error_type=None,
                    error_types=[], all_goal_satisfied=False, execution_info=[])
+    rec["similarity"] = item_similarity("behavior", item) if rec["status"] != "invalid_input" else None
     return rec
 
 

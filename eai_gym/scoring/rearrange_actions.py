@@ -22,6 +22,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..envs.rearrange.episode import AGENTS, EpisodeError, RearrangeEpisode
 from ..envs.rearrange.rollout import run_scripts
 from ..logic.propositions import SpecError
+from .similarity import agents_plan, compare
 
 
 class PlanError(ValueError):
@@ -70,8 +71,20 @@ def score_item(item: Any, episodes: Mapping[str, RearrangeEpisode], protocol: st
                task_percent_complete=float(rollout.percent_complete), num_steps=rollout.steps,
                success=rollout.success, failed_actions=len(rollout.failures), error_counts=errors,
                failures=[list(f) for f in rollout.failures], actions=rollout.actions,
-               explanation=world.tracker.explain(), task_evaluation_log=world.tracker.evaluation_log())
+               explanation=world.tracker.explain(), task_evaluation_log=world.tracker.evaluation_log(),
+               similarity=_similarity(episode, scripts))
     return rec
+
+
+def _similarity(episode: RearrangeEpisode, scripts: dict[str, list[str]]) -> dict[str, Any] | None:
+    """The scripts against the oracle's (the gold plans), None if the oracle finds no plan."""
+    from ..envs.rearrange.oracle import OracleError, oracle_scripts
+
+    try:
+        gold = oracle_scripts(episode)
+    except OracleError:
+        return None
+    return compare("rearrange", agents_plan(scripts), agents_plan(gold))
 
 
 def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from ..envs.virtualhome.tasks import load_task
 from ..envs.virtualhome.world import VirtualHomeWorld, check_protocol
 from ..metrics.eai_summary import empty_counts, summarize
 from .eai_output import extract_steps
+from .similarity import item_similarity
 
 #: Error strings of the reference evaluator, by error class.
 ERROR_STRINGS = {
@@ -111,6 +112,7 @@ def score_item(item: Any, protocol: str = "fixed", world: VirtualHomeWorld | Non
     except (_Invalid, UnknownTaskError, _Abort) as e:
         rec.update(status="invalid_input", message=str(e), counts=empty_counts(), goal=None,
                    executable=False, success=False, error_type=None)
+    rec["similarity"] = item_similarity("virtualhome", item) if rec["status"] != "invalid_input" else None
     return rec
 
 

@@ -10,7 +10,7 @@ from eai_gym.envs.virtualhome import VirtualHomeEnv, gold_plan_json, task_ids
 from eai_gym.scoring.virtualhome import score_item, score_items
 
 RECORD_KEYS = {"identifier", "status", "executable", "error_type", "error_action", "success", "goal",
-               "runtime_errors", "actions", "executed", "message", "counts"}
+               "runtime_errors", "actions", "executed", "message", "counts", "similarity"}
 
 
 @pytest.mark.parametrize("protocol", ["fixed", "eai-1.0.5"])
