@@ -51,7 +51,7 @@ class TaskTextEnv(gym.Env[str, Any]):
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, task_id: str | None, action_mode: str, terminate_on_error: bool,
-                 render_mode: str | None) -> None:
+                 render_mode: str | None, terminate_on_success: bool = True) -> None:
         if action_mode not in ("text", "index"):
             raise ValueError(f"action_mode must be 'text' or 'index', got {action_mode!r}")
         if render_mode not in (None, "ansi"):
@@ -59,6 +59,7 @@ class TaskTextEnv(gym.Env[str, Any]):
         self.fixed_task_id = task_id
         self.action_mode = action_mode
         self.terminate_on_error = terminate_on_error
+        self.terminate_on_success = terminate_on_success
         self.render_mode = render_mode
         self.observation_space = spaces.Text(MAX_OBS, min_length=0, charset=CHARSET)
         if action_mode == "text":
@@ -154,7 +155,7 @@ class TaskTextEnv(gym.Env[str, Any]):
             step = self.episode.step_text(action)
         self.last_feedback = feedback(step, self.shown(step))
         status = self.world.goal_status(self.episode.trajectory, self.task.goal)
-        terminated = status.success or (self.terminate_on_error and step.fatal)
+        terminated = (self.terminate_on_success and status.success) or (self.terminate_on_error and step.fatal)
         obs = self.observation()[:MAX_OBS]
         return obs, 1.0 if status.success else 0.0, terminated, False, self._info(step, status)
 

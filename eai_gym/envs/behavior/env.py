@@ -30,18 +30,20 @@ class BehaviorEnv(TaskTextEnv):
         initial_state: ``"calibrated"`` (default) or ``"reference-defaults"``.
         action_mode: ``"text"`` (default) or ``"index"``.
         terminate_on_error: end the episode at the first fatal error, as offline scoring does.
+        terminate_on_success: end the episode when the goal holds (default). Offline scoring runs the whole
+            plan and judges the final state: ``terminate_on_error=True, terminate_on_success=False``.
         render_mode: None or ``"ansi"``.
     """
 
     def __init__(self, task_id: str | None = None, protocol: str = "fixed", initial_state: str = "calibrated",
-                 action_mode: str = "text", terminate_on_error: bool = False,
+                 action_mode: str = "text", terminate_on_error: bool = False, terminate_on_success: bool = True,
                  render_mode: str | None = None) -> None:
         self.world = BehaviorWorld(protocol)
         self.initial_state = check_initial_state(initial_state)
         self.task_ids = task_ids()
         if task_id is not None:
             task_record(task_id)
-        super().__init__(task_id, action_mode, terminate_on_error, render_mode)
+        super().__init__(task_id, action_mode, terminate_on_error, render_mode, terminate_on_success)
 
     def load_task(self, task_id: str) -> Task[BehaviorState]:
         return load_task(task_id, self.initial_state)

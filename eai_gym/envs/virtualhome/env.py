@@ -30,11 +30,13 @@ class VirtualHomeEnv(TaskTextEnv):
         action_mode: ``"text"`` (default) or ``"index"``.
         admissible: add ``info["admissible_actions"]`` (script strings that would execute).
         terminate_on_error: end the episode at the first fatal error, as offline plan scoring does.
+        terminate_on_success: end the episode when the goal holds (default). Offline plan scoring runs the
+            whole plan and judges the final state: ``terminate_on_error=True, terminate_on_success=False``.
         render_mode: None or ``"ansi"``.
     """
 
     def __init__(self, task_id: str | None = None, protocol: str = "fixed", action_mode: str = "text",
-                 admissible: bool = False, terminate_on_error: bool = False,
+                 admissible: bool = False, terminate_on_error: bool = False, terminate_on_success: bool = True,
                  render_mode: str | None = None) -> None:
         self.world = VirtualHomeWorld(protocol)
         self.protocol = protocol
@@ -45,7 +47,7 @@ class VirtualHomeEnv(TaskTextEnv):
         self._lines: dict = {}
         self._header: str | None = None
         self._objects: tuple[int, ...] = ()
-        super().__init__(task_id, action_mode, terminate_on_error, render_mode)
+        super().__init__(task_id, action_mode, terminate_on_error, render_mode, terminate_on_success)
 
     def load_task(self, task_id: str) -> Task[WorldState]:
         task = load_task(task_id)
