@@ -70,6 +70,7 @@ class TaskTextEnv(gym.Env[str, Any]):
         self.episode: Episode | None = None
         self.actions: list[Action] = []
         self.last_feedback = ""
+        self._plan_lengths = {}
 
     # ------------------------------------------------------------------ hooks
     world: Any
@@ -123,11 +124,32 @@ class TaskTextEnv(gym.Env[str, Any]):
         partial, definition = self.partial_success(status)
         return {"success": bool(status.success), "partial": partial, "partial_definition": definition}
 
+    def shortest_plan_length(self, state: Any) -> int | None:
+        """Length of the subgoal translator's shortest plan from ``state`` to the goal (None: no plan)."""
+        return None
+
+    def _plan_length(self, state: Any) -> int | None:
+        key = id(state)
+        if self._plan_lengths.get(key, (None, None))[0] is not state:
+            self._plan_lengths[key] = (state, self.shortest_plan_length(state))
+        return self._plan_lengths[key][1]
+
     def progress_report(self) -> dict[str, Any]:
-        """``{"definition", "value"}``: the share of goal propositions that hold now."""
+        """``{"definition", "value", ...}``. ``subgoal_plan``: ``(L0 - L) / L0`` (at least 0; 1 on success),
+        where ``L0`` and ``L`` are the translator's shortest plan lengths from the initial and the current
+        state; where either has no plan, ``goal_propositions_fraction``: the share of goal propositions
+        that hold now."""
+        assert self.task is not None and self.episode is not None
+        success = self.goal_report()["success"]
+        l0 = self._plan_length(self.task.initial_state)
+        cur = self._plan_length(self.episode.state) if l0 else None
+        if l0 and cur is not None:
+            value = 1.0 if success else max(0.0, (l0 - cur) / l0)
+            return {"definition": "subgoal_plan", "value": value, "plan_length": cur, "initial_plan_length": l0}
         props = self.goal_propositions()
-        value = sum(p["holds"] for p in props) / len(props) if props else float(self.goal_report()["success"])
-        return {"definition": "goal_propositions_fraction", "value": value}
+        value = sum(p["holds"] for p in props) / len(props) if props else float(success)
+        return {"definition": "goal_propositions_fraction", "value": value, "plan_length": cur,
+                "initial_plan_length": l0}
 
     # ------------------------------------------------------------------ gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -140,6 +162,7 @@ class TaskTextEnv(gym.Env[str, Any]):
         self.episode = Episode(self.world, tid, self.task.initial_state, parse=self.parse)
         self.actions = self.catalogue(self.task) if self.action_mode == "index" else []
         self.last_feedback = "The episode starts."
+        self._plan_lengths: dict[int, tuple[Any, int | None]] = {}
         return self.observation()[:MAX_OBS], self._info(None)
 
     def step(self, action: Any):

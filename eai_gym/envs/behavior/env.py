@@ -16,6 +16,7 @@ from ...core import Action, GoalStatus, Task
 from ..base import TaskTextEnv
 from .actions import ACTIONS, TWO_OBJECTS, to_text
 from .goals import GoalCrash, partial_counts
+from .plan_progress import shortest_plan_length
 from .state import BehaviorState
 from .tasks import check_initial_state, load_task, task_ids, task_record
 from .world import BehaviorWorld
@@ -80,6 +81,10 @@ class BehaviorEnv(TaskTextEnv):
         sat = self._satisfied() or [False] * len(self.task.goal)
         return [{"id": f"condition_{i}", "kind": "condition", "text": " ".join(str(t) for t in c.terms), "holds": ok}
                 for i, (c, ok) in enumerate(zip(self.task.goal, sat))]
+
+    def shortest_plan_length(self, state: BehaviorState) -> int | None:
+        assert self.task is not None
+        return shortest_plan_length(self.world, self.task, state)
 
     def partial_success(self, status: GoalStatus) -> tuple[float, str]:
         assert self.task is not None

@@ -16,6 +16,7 @@ from ..base import TaskTextEnv
 from .actions import ARITY, to_script
 from .dynamics import label
 from .goals import action_goal_results
+from .plan_progress import shortest_plan_length
 from .tasks import CHARACTER_ID, load_task, task_ids, task_object_ids
 from .world import VirtualHomeWorld, action_item_json
 
@@ -97,6 +98,10 @@ class VirtualHomeEnv(TaskTextEnv):
             out += [{"id": f"action_{i}", "kind": "action", "text": "do " + " or ".join(a.split("|")),
                      "holds": i < matched} for i, a in enumerate(order)]
         return out
+
+    def shortest_plan_length(self, state: WorldState) -> int | None:
+        assert self.task is not None
+        return shortest_plan_length(self.world, self.task.goal.tl_goal, state)
 
     def partial_success(self, status: GoalStatus) -> tuple[float, str]:
         return status.fraction, "eai_total_goal"
