@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from typing import Any, Sequence
 
+from .plan_similarity import lcs_length
+
 NOTHING = "Nothing happens."
 
 
@@ -40,13 +42,7 @@ def levenshtein_ratio(a: str, b: str) -> float:
     """python-Levenshtein's ``ratio``: ``1 - indel_distance / (len(a) + len(b))`` (1.0 for two empty strings)."""
     if not a and not b:
         return 1.0
-    prev = [0] * (len(b) + 1)
-    for ca in a:
-        cur = [0]
-        for j, cb in enumerate(b):
-            cur.append(prev[j] + 1 if ca == cb else max(prev[j + 1], cur[j]))
-        prev = cur
-    return 2 * prev[-1] / (len(a) + len(b))
+    return 2 * lcs_length(a, b) / (len(a) + len(b))
 
 
 def repetition_rate(actions: Sequence[str], num_execution_steps: int, theta: float = 1.0) -> float | None:

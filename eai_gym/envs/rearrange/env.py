@@ -26,7 +26,7 @@ from pettingzoo.utils.conversions import parallel_to_aec
 
 from . import catalogue as cat
 from .episode import AGENTS
-from .session import CHARSET, MAX_ACTION, MAX_OBS, RearrangeSession
+from .session import CHARSET, MAX_ACTION, MAX_OBS, RearrangeSession, SessionMetricHooks
 
 
 MAX_OBS_BYTES = 16_384
@@ -45,7 +45,7 @@ def as_text(obs: np.ndarray) -> str:
     return bytes(obs[obs != 0]).decode("ascii")
 
 
-class RearrangeParallelEnv(ParallelEnv):
+class RearrangeParallelEnv(SessionMetricHooks, ParallelEnv):
     """Robot (``agent_0``) and human (``agent_1``) in one house, acting concurrently."""
 
     metadata = {"name": "eai_gym/rearrange-v0", "render_modes": ["ansi"], "is_parallelizable": True}
@@ -112,16 +112,6 @@ class RearrangeParallelEnv(ParallelEnv):
             self.agents = []
         return obs, rewards, terms, truncs, infos
 
-    def goal_propositions(self) -> list[dict[str, Any]]:
-        """The episode's PARTNR propositions now (with dependencies and constraint validity)."""
-        return self.session.goal_propositions()
-
-    def goal_report(self) -> dict[str, Any]:
-        return self.session.goal_report()
-
-    def progress_report(self) -> dict[str, Any]:
-        return self.session.progress_report()
-
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.session.world is None:
             return None
@@ -144,7 +134,7 @@ def aec_env(**kwargs: Any):
     return parallel_to_aec(RearrangeParallelEnv(**kwargs))
 
 
-class RearrangeEnv(gym.Env[str, Any]):
+class RearrangeEnv(SessionMetricHooks, gym.Env[str, Any]):
     """The robot alone (``agent_0``, with every skill) in the same world: a Gymnasium text env."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
@@ -176,16 +166,6 @@ class RearrangeEnv(gym.Env[str, Any]):
         feedback, reward, terminated, truncated = self.session.tick({"agent_0": action}, self.max_steps)
         info = self.session.info("agent_0", feedback.get("agent_0"), terminated or truncated)
         return self.session.observation("agent_0"), reward, terminated, truncated, info
-
-    def goal_propositions(self) -> list[dict[str, Any]]:
-        """The episode's PARTNR propositions now (with dependencies and constraint validity)."""
-        return self.session.goal_propositions()
-
-    def goal_report(self) -> dict[str, Any]:
-        return self.session.goal_report()
-
-    def progress_report(self) -> dict[str, Any]:
-        return self.session.progress_report()
 
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.session.world is None:

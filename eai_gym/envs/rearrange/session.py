@@ -139,6 +139,22 @@ class RearrangeSession:
         return info
 
 
+class SessionMetricHooks:
+    """The metric hooks (:mod:`eai_gym.wrappers`) of an env that keeps its episode in ``self.session``."""
+
+    session: RearrangeSession
+
+    def goal_propositions(self) -> list[dict[str, Any]]:
+        """The episode's PARTNR propositions now (with dependencies and constraint validity)."""
+        return self.session.goal_propositions()
+
+    def goal_report(self) -> dict[str, Any]:
+        return self.session.goal_report()
+
+    def progress_report(self) -> dict[str, Any]:
+        return self.session.progress_report()
+
+
 def _episodes(source: Any) -> list[RearrangeEpisode]:
     if source is None:
         eps = shipped_episodes("val")
