@@ -21,6 +21,7 @@ state, and is deterministic.
 
 from __future__ import annotations
 
+import json
 import random
 from functools import lru_cache
 from itertools import islice
@@ -29,11 +30,12 @@ from typing import Any, Iterable
 from ..core.errors import UnknownTaskError
 from ..envs.behavior.goals import GoalCrash
 from ..envs.behavior.subgoals import (ACTION_PARAMS, STATE_PARAMS, VOCAB_ACTIONS, SubgoalCrash, Translator, choose,
-                                      sample_path, search, tl_name)
+                                      gold_subgoal_plan, sample_path, search, tl_name)
 from ..envs.behavior.tasks import check_initial_state, load_task, task_ids, task_record
 from ..envs.behavior.world import BehaviorWorld, check_protocol
 from ..logic import tl
 from .eai_subgoal_output import NotParseable, output_entries
+from ..metrics.plan_similarity import similarity_record
 from ..metrics.eai_behavior_subgoal import goal_counts, reference_initial_counts, summarize_behavior_subgoal
 
 MAX_PATHS = 256
@@ -171,6 +173,11 @@ def score_task(item: dict, task_id: str, protocol: str = "fixed", initial_state:
     except (NotParseable, SubgoalCrash, GoalCrash, tl.TLError, RecursionError) as e:  # the reference: except Exception
         rec.update(category="NotParseable", message=str(e), success=False, executable=False, errors=[],
                    actions=[], goal=None, hallucination=None)
+    gold = read_subgoals(json.dumps({"output": gold_subgoal_plan(task_record(task_id))}), task.name, None)
+    try:
+        rec["similarity"] = similarity_record(read_subgoals(item["llm_output"], task.name, None), gold)
+    except NotParseable:
+        rec["similarity"] = similarity_record([], gold)
     return rec
 
 

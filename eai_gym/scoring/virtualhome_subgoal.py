@@ -21,11 +21,12 @@ import re
 from typing import Any, Iterable
 
 from ..core.errors import UnknownTaskError
-from ..envs.virtualhome.subgoals import SubgoalCrash, choose, search, split, vocabulary
+from ..envs.virtualhome.subgoals import SubgoalCrash, choose, goal_subgoal_plan, search, split, vocabulary
 from ..envs.virtualhome.tasks import load_task, task_record
 from ..envs.virtualhome.world import VirtualHomeWorld, check_protocol
 from ..logic import tl
 from ..metrics.eai_subgoal import summarize_subgoal
+from ..metrics.plan_similarity import similarity_record
 from .eai_subgoal_output import NotParseable, output_entries
 
 MAX_PATHS = 256
@@ -151,7 +152,17 @@ def score_item(item: Any, protocol: str, rng: random.Random | None, world: Virtu
     except (NotParseable, SubgoalCrash, tl.TLError, ValueError, NotImplementedError) as e:
         rec.update(category="NotParseable", message=str(e), success=False, executable=False, errors=[],
                    actions=[], goal=None)
+    rec["similarity"] = _similarity(item["llm_output"], task)
     return rec
+
+
+def _similarity(llm_output: Any, task) -> dict | None:
+    """The subgoal list against the task's gold subgoal plan (its goal split at ``then``), if it has one."""
+    gold = goal_subgoal_plan(task_record(task.id)) if task.goal.tl_goal else None
+    try:
+        return None if gold is None else similarity_record(read_subgoals(llm_output, None), gold)
+    except NotParseable:
+        return similarity_record([], gold)
 
 
 def _run(rec, task, llm_output, protocol, rng, world) -> None:

@@ -80,3 +80,15 @@ def test_action_scorers_carry_similarity(tmp_path):
     assert vh(item)["similarity"]["lcs"] == 1.0
     item = gold_items("behavior")[0]
     assert beh(item)["similarity"]["edit_distance"] == 0
+
+
+def test_subgoal_scorers_carry_similarity():
+    from eai_gym.envs.behavior.subgoals import gold_subgoal_plan
+    from eai_gym.envs.behavior.tasks import task_ids, task_record
+    from eai_gym.scoring.behavior_subgoal import score_items
+
+    t = task_ids()[5]
+    gold = gold_subgoal_plan(task_record(t))
+    recs = score_items([{"identifier": t, "llm_output": json.dumps({"output": gold[1:]})}])["tasks"]
+    n = len(gold)
+    assert recs[0]["similarity"]["edit_distance"] == 1 and recs[0]["similarity"]["lcs"] == (n - 1) / n
