@@ -1,6 +1,7 @@
 """The ``eai-gym`` command.
 
-Exit codes: 0 success, 2 usage or unreadable input file, 1 unexpected internal error.
+Commands: ``score`` (offline scoring), ``list``, ``show``, ``play``, ``report`` (:mod:`.cli_explore`).
+Exit codes: 0 success, 2 usage or unreadable input file, 1 unexpected internal error, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import time
 from typing import Callable, Sequence
 
 from . import __version__
+from .cli_explore import add_parsers, run
 
 WORLDS = ("virtualhome", "behavior", "rearrange", "alfworld")
 #: per world: its scoring modes (the first is the default) and protocols (the first is the default)
@@ -274,6 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="--mode similarity: compare each plan with the task's gold plan (gold, the default) or "
                         "with the plan for the same task in this plans file")
     s.add_argument("--out", help="write the full results (summary and one record per item) to this JSON file")
+    p.set_defaults(explore=add_parsers(sub))
     return p
 
 
@@ -313,6 +316,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except KeyboardInterrupt:
             print("eai-gym: interrupted", file=sys.stderr)
             return 130
+    if args.command in args.explore:
+        return run(args.explore[args.command], args)
     parser.error(f"unknown command {args.command!r}")
     return 2
 

@@ -36,13 +36,17 @@ def read_items(path: str) -> list[Any]:
 
 def write_json_atomic(path: str, obj: Any) -> None:
     """Write ``obj`` as JSON to ``path`` through a temporary file, so a crash never leaves half a file."""
+    write_text_atomic(path, json.dumps(obj, indent=1) + "\n")
+
+
+def write_text_atomic(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file, so a crash never leaves half a file."""
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=directory)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=os.path.splitext(path)[1] or ".tmp", dir=directory)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(obj, f, indent=1)
-            f.write("\n")
+            f.write(text)
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; results are ordinary files

@@ -196,10 +196,13 @@ def eval_game(index: int) -> Game:
     return game
 
 
+def formula_text(f: Any) -> str:
+    """A goal formula in PDDL syntax."""
+    return "(" + " ".join(formula_text(x) for x in f) + ")" if isinstance(f, tuple) else str(f)
+
+
 def game_to_pddl(game: Game) -> str:
     """The game as an ALFWorld ``initial_state.pddl`` problem (loadable by ALFWorld and by eai-gym)."""
-    def sx(f: Any) -> str:
-        return "(" + " ".join(sx(x) for x in f) + ")" if isinstance(f, tuple) else str(f)
     decl = ["agent1 - agent"] + [f"{o} - object" for o in game.objects] + [f"{r} - receptacle" for r in game.receptacles]
     decl += [f"{loc} - location" for loc in game.locations]
     types = sorted({t for t in game.otype.values()} | {t for _, t in game.can_contain})
@@ -216,4 +219,4 @@ def game_to_pddl(game: Game) -> str:
         init += [f"({p} {o})" for p, members in sorted(game.props.items()) if o in members]
     init += [f"(canContain {r}Type {o}Type)" for r, o in sorted(game.can_contain)]
     return (f"(define (problem {game.name})\n (:domain alfred)\n (:objects\n  " + "\n  ".join(decl)
-            + "\n )\n (:init\n  " + "\n  ".join(init) + f"\n )\n (:goal {sx(game.goal)})\n)\n")
+            + "\n )\n (:init\n  " + "\n  ".join(init) + f"\n )\n (:goal {formula_text(game.goal)})\n)\n")
