@@ -23,8 +23,9 @@ ERROR_TYPES = tuple(e.value for e in ErrorType)
 
 
 def counts_action(record: Mapping[str, Any] | None) -> bool:
-    """Whether a step record is one whole action (multi-tick skills report once, when they finish)."""
-    return record is not None and bool((record.get("details") or {}).get("finished", True))
+    """Whether a step record is one whole action (multi-tick skills report once, when they finish); None or
+    an empty record means no action finished this step."""
+    return bool(record) and bool((record.get("details") or {}).get("finished", True))
 
 
 class ErrorCounter:
@@ -40,7 +41,7 @@ class ErrorCounter:
         self.steps += 1
         self.last_error = None
         if counts_action(record):
-            assert record is not None
+            assert record
             self.actions += 1
             err = record.get("error")
             if record.get("ok"):
