@@ -86,6 +86,7 @@ class Engine:
         for r in game.receptacles:
             self._typed.setdefault(("receptacletype", game.rtype[r] + "Type"), []).append(r)
         self._goal = compile_formula(game.goal, self.domain, lambda pred, t: self._typed.get((pred, t), []))
+        self._conditions = None
 
     def __reduce__(self):
         return (Engine, (self.game, self.dialect))  # the compiled goal is rebuilt
@@ -245,6 +246,16 @@ class Engine:
 
     # -- goal --------------------------------------------------------------------------------------------
     def won(self, s: AlfState) -> bool:
+        """Whether the goal formula holds in ``s`` (through its precomputed bindings where it is an
+        existential conjunction, see :mod:`.goal_conditions`; otherwise the compiled formula)."""
+        if self._conditions is None:
+            from .goal_conditions import GoalConditions
+
+            self._conditions = GoalConditions(self)
+        return self._conditions.holds(s)
+
+    def formula_holds(self, s: AlfState) -> bool:
+        """The goal formula evaluated directly (every assignment of its variables)."""
         return self._goal(lambda f: self.fact_holds(s, f))
 
     def fact_holds(self, s: AlfState, f: tuple[str, ...]) -> bool:

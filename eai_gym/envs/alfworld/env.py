@@ -30,7 +30,7 @@ from ..base import CHARSET, MAX_ACTION, MAX_OBS, printable
 from ...core import Action, Step
 from ...metrics.alfworld_progress import progress_series
 from .command_errors import classify
-from .engine import Engine
+from .engine import NOTHING, Engine
 from .game import Game, load_game_folder
 from .generator import GenerationError, eval_game, eval_split, generate_game
 from .goal_conditions import GoalConditions
@@ -74,7 +74,8 @@ class AlfWorldEnv(gym.Env[str, Any]):
         self.engine = Engine(game, self.dialect)
         self.oracle = Oracle(self.engine)
         self.state = self.engine.initial_state()
-        self._admissible = self.engine.admissible(self.state)
+        self._commands = self.engine.commands(self.state)
+        self._admissible = sorted(self._commands)
         self._obs = printable(self.engine.intro(game.task_text(template)))[:MAX_OBS]
         self._conditions: GoalConditions | None = None
         self._rows = [{"action": None, "obs": self._obs, "won": self.engine.won(self.state), "state": self.state.copy()}]
@@ -114,8 +115,11 @@ class AlfWorldEnv(gym.Env[str, Any]):
             command = self._admissible[idx] if 0 <= idx < len(self._admissible) else ""
         else:
             command = action
-        feedback, executed = self.engine.step(self.state, command)
-        self._admissible = self.engine.admissible(self.state)
+        op = self._commands.get(command.strip()) if isinstance(command, str) else None  # as Engine.step
+        executed = op is not None
+        feedback = self.engine.apply(self.state, op) if executed else NOTHING
+        self._commands = self.engine.commands(self.state)
+        self._admissible = sorted(self._commands)
         won = self.engine.won(self.state)
         self._obs = printable(feedback)[:MAX_OBS]
         raw = command if isinstance(command, str) else repr(command)

@@ -177,13 +177,16 @@ EVAL_MIX = {"pick_and_place_simple": 24, "pick_clean_then_place_in_recep": 31, "
 
 
 @lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def eval_split() -> tuple[tuple[str, str, int], ...]:
     """The shipped eval split: (task type, floor plan, seed) of 134 validated games."""
     ref = resources.files("eai_gym.data") / "alfworld" / "eval.json"
     return tuple(tuple(x) for x in json.loads(ref.read_text(encoding="utf-8"))["games"])
 
 
+@lru_cache(maxsize=256)
 def eval_game(index: int) -> Game:
+    """Eval game ``index`` (generated once and shared: games are not changed after generation)."""
     games = eval_split()
     if not 0 <= index < len(games):
         raise IndexError(f"eval index {index} out of range 0..{len(games) - 1}")

@@ -79,10 +79,16 @@ class GoalConditions:
         names = self.engine.name
         return " ".join([c[0]] + [names.get(binding.get(a, a), binding.get(a, a)) for a in c[1:]])
 
+    def holds(self, s: AlfState) -> bool:
+        """Whether the whole goal holds: some binding satisfies every changeable conjunct."""
+        if not self.simple:
+            return self.engine.formula_holds(s)
+        return any(all(self._holds(c, b, s) for c in self.dynamic) for b in self.bindings)
+
     def evaluate(self, s: AlfState) -> list[dict[str, Any]]:
         """Per condition: ``{"id", "kind", "text", "holds"}``, in the goal's order."""
         if not self.simple or not self.dynamic:
-            won = self.engine.won(s)
+            won = self.holds(s)
             return [{"id": "goal", "kind": "goal", "text": "the goal formula", "holds": won}]
         best: dict[str, str] = {}
         best_truth = [False] * len(self.dynamic)
