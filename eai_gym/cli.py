@@ -28,30 +28,23 @@ PROTOCOLS = tuple(dict.fromkeys(p for ps in WORLD_PROTOCOLS.values() for p in ps
 
 def _score_virtualhome(args: argparse.Namespace) -> int:
     from .envs.virtualhome.tasks import gold_plan_json, task_ids
-    from .envs.virtualhome.world import VirtualHomeWorld
-    from .metrics.eai_summary import summarize
-    from .scoring.io import progress
-    from .scoring.virtualhome import score_item
+    from .scoring import jobs
 
     items, source = _items(args, lambda: [{"identifier": t, "llm_output": gold_plan_json(t)} for t in task_ids()])
     if items is None:
         return 2
-    world = VirtualHomeWorld(args.protocol)
     shortcut = None if args.gold_shortcut is None else args.gold_shortcut == "on"
     t0 = time.perf_counter()
-    records = [score_item(it, args.protocol, world, shortcut)
-               for it in progress(items, len(items), "scoring")]
-    summary, counters = summarize([r["counts"] for r in records], args.protocol)
-    result = _result("virtualhome", args, source, records, summary)
-    result["counters"] = counters
+    records, fields = _map(args, items, jobs.virtualhome_actions(items, args.protocol, shortcut))
+    result = _result("virtualhome", args, source, records, fields.pop("summary"))
+    result.update(fields)
     return _finish(args, result, records, time.perf_counter() - t0)
 
 
 def _score_virtualhome_subgoals(args: argparse.Namespace) -> int:
     from .envs.virtualhome.subgoals import goal_subgoal_plan
     from .envs.virtualhome.tasks import task_ids, task_record
-    from .scoring.io import progress
-    from .scoring.virtualhome_subgoal import score_items
+    from .scoring import jobs
 
     def gold() -> list:
         return [{"identifier": t, "llm_output": json.dumps({"output": goal_subgoal_plan(task_record(t))})}
@@ -61,29 +54,23 @@ def _score_virtualhome_subgoals(args: argparse.Namespace) -> int:
     if items is None:
         return 2
     t0 = time.perf_counter()
-    res = score_items(progress(items, len(items), "scoring"), args.protocol, seed=args.seed)
-    result = _result("virtualhome", args, source, res["tasks"], res["summary"])
+    records, fields = _map(args, items, jobs.virtualhome_subgoals(items, args.protocol, args.seed))
+    result = _result("virtualhome", args, source, records, fields["summary"])
     result["seed"] = args.seed
-    return _finish(args, result, res["tasks"], time.perf_counter() - t0)
+    return _finish(args, result, records, time.perf_counter() - t0)
 
 
 def _score_behavior(args: argparse.Namespace) -> int:
     from .envs.behavior.tasks import task_ids, task_record
-    from .envs.behavior.world import BehaviorWorld
-    from .metrics.eai_summary import summarize_behavior
-    from .scoring.behavior import score_item
-    from .scoring.io import progress
+    from .scoring import jobs
 
     items, source = _items(args, lambda: [{"identifier": t, "llm_output": json.dumps(task_record(t)["gold_plan"])}
                                           for t in task_ids()])
     if items is None:
         return 2
-    world = BehaviorWorld(args.protocol)
     t0 = time.perf_counter()
-    records = [score_item(it, args.protocol, args.initial_state, world)
-               for it in progress(items, len(items), "scoring")]
-    summary = summarize_behavior(r for r in records if r["status"] == "evaluated")
-    result = _result("behavior", args, source, records, summary)
+    records, fields = _map(args, items, jobs.behavior_actions(items, args.protocol, args.initial_state))
+    result = _result("behavior", args, source, records, fields["summary"])
     result["initial_state"] = args.initial_state
     return _finish(args, result, records, time.perf_counter() - t0)
 
@@ -91,8 +78,7 @@ def _score_behavior(args: argparse.Namespace) -> int:
 def _score_behavior_subgoals(args: argparse.Namespace) -> int:
     from .envs.behavior.subgoals import gold_subgoal_plan
     from .envs.behavior.tasks import task_ids, task_record
-    from .scoring.behavior_subgoal import score_items
-    from .scoring.io import progress
+    from .scoring import jobs
 
     def gold() -> list:
         # the subgoals read off each task's human-annotated gold action plan
@@ -103,27 +89,28 @@ def _score_behavior_subgoals(args: argparse.Namespace) -> int:
     if items is None:
         return 2
     t0 = time.perf_counter()
-    res = score_items(progress(items, len(items), "scoring"), args.protocol, args.initial_state, seed=args.seed)
-    result = _result("behavior", args, source, res["tasks"], res["summary"])
+    records, fields = _map(args, items, jobs.behavior_subgoals(items, args.protocol, args.initial_state, args.seed))
+    result = _result("behavior", args, source, records, fields["summary"])
     result.update(seed=args.seed, initial_state=args.initial_state)
-    return _finish(args, result, res["tasks"], time.perf_counter() - t0)
+    return _finish(args, result, records, time.perf_counter() - t0)
 
 
 def _score_rearrange_facts(args: argparse.Namespace) -> int:
-    from .scoring.rearrange_facts import score_paths
+    from .scoring import jobs
+    from .scoring.rearrange_facts import load_cases
 
     t0 = time.perf_counter()
-    res = score_paths(args.plans, args.protocol)
+    entries = load_cases(args.plans)
+    tasks, fields = _map(args, entries, jobs.rearrange_facts(entries, args.protocol))
     result = {"world": "rearrange", "mode": args.mode, "protocol": args.protocol, "source": args.plans,
-              "eai_gym_version": __version__, **res}
-    records = [{**r, "identifier": r["case_id"], "message": r.get("error")} for r in res["tasks"]]
+              "eai_gym_version": __version__, "summary": fields["summary"], "tasks": tasks}
+    records = [{**r, "identifier": r["case_id"], "message": r.get("error")} for r in tasks]
     return _finish(args, result, records, time.perf_counter() - t0)
 
 
 def _score_rearrange_actions(args: argparse.Namespace) -> int:
     from .envs.rearrange.episode import EpisodeError, load_episodes, shipped_episodes
-    from .scoring.io import progress
-    from .scoring.rearrange_actions import score_items
+    from .scoring import jobs
 
     try:
         episodes = load_episodes(args.episodes) if args.episodes else shipped_episodes("val")
@@ -140,17 +127,16 @@ def _score_rearrange_actions(args: argparse.Namespace) -> int:
     if items is None:
         return 2
     t0 = time.perf_counter()
-    res = score_items(progress(items, len(items), "scoring"), by_id, args.protocol, args.max_steps,
-                      args.observability)
-    result = _result("rearrange", args, source, res["tasks"], res["summary"])
+    records, fields = _map(args, items, jobs.rearrange_actions(items, by_id, args.protocol, args.max_steps,
+                                                               args.observability))
+    result = _result("rearrange", args, source, records, fields["summary"])
     result.update(episodes=args.episodes or "val (packaged)", max_steps=args.max_steps,
                   observability=args.observability)
-    return _finish(args, result, res["tasks"], time.perf_counter() - t0)
+    return _finish(args, result, records, time.perf_counter() - t0)
 
 
 def _score_alfworld(args: argparse.Namespace) -> int:
-    from .scoring.alfworld_commands import score_items
-    from .scoring.io import progress
+    from .scoring import jobs
 
     def gold() -> list:
         from .envs.alfworld.engine import Engine
@@ -166,15 +152,39 @@ def _score_alfworld(args: argparse.Namespace) -> int:
     if items is None:
         return 2
     t0 = time.perf_counter()
-    res = score_items(progress(items, len(items), "scoring"), args.dialect)
-    result = _result("alfworld", args, source, res["tasks"], res["summary"])
+    records, fields = _map(args, items, jobs.alfworld(items, args.dialect))
+    result = _result("alfworld", args, source, records, fields["summary"])
     result.update(dialect=args.dialect)
-    return _finish(args, result, res["tasks"], time.perf_counter() - t0)
+    return _finish(args, result, records, time.perf_counter() - t0)
+
+
+#: the options that change what is scored (a --resume must repeat them)
+SCORING_OPTIONS = ("gold_shortcut", "seed", "initial_state", "episodes", "max_steps", "observability", "dialect",
+                   "reference")
+
+
+def _map(args: argparse.Namespace, items: list, jobs) -> tuple[list, dict]:
+    """Score every unit of ``jobs`` (one per input item) with the run options (--workers, --backend,
+    --jsonl, --resume): the one place every world's scoring goes through. Returns the records in input
+    order and the result fields of their summary."""
+    import hashlib
+
+    from .scoring.runner import run_items
+
+    digest = hashlib.sha256(json.dumps(items, sort_keys=True, default=repr).encode("utf-8")).hexdigest()
+    run_info = {"world": args.world, "mode": args.mode, "protocol": args.protocol, "n_items": len(items),
+                "input_sha256": digest, "options": {k: getattr(args, k) for k in SCORING_OPTIONS},
+                "eai_gym_version": __version__}
+    records = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args, workers=args.workers,
+                        backend=args.backend, jsonl=args.jsonl, resume=args.resume, run_info=run_info,
+                        log=lambda msg: print(f"eai-gym: {msg}", file=sys.stderr))
+    return records, jobs.summarize(records)
 
 
 def _score_similarity(args: argparse.Namespace) -> int:
-    from .scoring.io import InputFileError, progress, read_items
-    from .scoring.similarity import gold_items, score_items
+    from .scoring import jobs
+    from .scoring.io import InputFileError, read_items
+    from .scoring.similarity import gold_items
 
     items, source = _items(args, lambda: gold_items(args.world, args.dialect))
     if items is None:
@@ -187,10 +197,10 @@ def _score_similarity(args: argparse.Namespace) -> int:
             print(f"eai-gym: {e}", file=sys.stderr)
             return 2
     t0 = time.perf_counter()
-    res = score_items(args.world, progress(items, len(items), "scoring"), reference, args.dialect)
-    result = _result(args.world, args, source, res["tasks"], res["summary"])
+    records, fields = _map(args, items, jobs.similarity(items, args.world, reference, args.dialect))
+    result = _result(args.world, args, source, records, fields["summary"])
     result["reference"] = args.reference
-    return _finish(args, result, res["tasks"], time.perf_counter() - t0)
+    return _finish(args, result, records, time.perf_counter() - t0)
 
 
 def _items(args: argparse.Namespace, gold: Callable[[], list]) -> tuple[list | None, str]:
@@ -275,7 +285,19 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--reference", default="gold",
                    help="--mode similarity: compare each plan with the task's gold plan (gold, the default) or "
                         "with the plan for the same task in this plans file")
-    s.add_argument("--out", help="write the full results (summary and one record per item) to this JSON file")
+    s.add_argument("-o", "--out", help="write the full results (summary and one record per item) to this JSON "
+                                       "file (atomically, once every item is scored)")
+    s.add_argument("--workers", type=int, default=1,
+                   help="score with N worker processes (or Ray actors); 1 (default): in this process; "
+                        "0: one per CPU. Results are the serial ones, in input order")
+    s.add_argument("--backend", choices=("processes", "ray"), default="processes",
+                   help="processes (default): a local process pool; ray: Ray actors, on the cluster named by "
+                        "RAY_ADDRESS or a local one (pip install 'eai-gym[ray]')")
+    s.add_argument("--jsonl", metavar="PATH",
+                   help="stream each item's record to this JSONL file as it finishes "
+                        "({\"index\": i, \"record\": ...} lines after a {\"run\": ...} line)")
+    s.add_argument("--resume", action="store_true",
+                   help="with --jsonl: keep the records an interrupted run left there and score only the rest")
     p.set_defaults(explore=add_parsers(sub))
     return p
 
@@ -297,6 +319,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error("rearrange --mode facts has no packaged gold cases; give case files or folders")
         if args.world == "rearrange" and args.mode == "actions" and len(args.plans) > 1:
             parser.error("rearrange --mode actions scores one PLANS file at a time")
+        if args.workers < 0:
+            parser.error("--workers must be 0 (one per CPU) or more")
+        if args.resume and not args.jsonl:
+            parser.error("--resume needs --jsonl PATH (the file the interrupted run streamed to)")
+        from .scoring.runner import RunnerError, check_backend
+        try:
+            check_backend(args.backend)
+        except RunnerError as e:
+            print(f"eai-gym: {e}", file=sys.stderr)
+            return 2
         try:
             if args.mode == "similarity":
                 return _score_similarity(args)
@@ -313,8 +345,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _score_behavior(args)
         except BrokenPipeError:
             return 0
+        except RunnerError as e:
+            print(f"eai-gym: {e}", file=sys.stderr)
+            return 2
         except KeyboardInterrupt:
-            print("eai-gym: interrupted", file=sys.stderr)
+            print("eai-gym: interrupted" + (f"; the finished records are in {args.jsonl} (rerun with --resume)"
+                                            if args.jsonl else ""), file=sys.stderr)
             return 130
     if args.command in args.explore:
         return run(args.explore[args.command], args)

@@ -13,6 +13,7 @@ holds on a prefix and ``B`` on what follows; a conjunction of temporal goals hol
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
@@ -148,16 +149,25 @@ def _parser() -> Lark:
     return Lark.open("tl.lark", rel_to=__file__, start="formula")
 
 
+_EXPECTED = re.compile(r"(Expected one of: \n)((?:\t\* [^\n]*\n)+)")
+
+
+def _stable(message: str) -> str:
+    """Lark lists the expected terminals in set order (it depends on the hash seed): sort them, so a
+    message is the same in every process."""
+    return _EXPECTED.sub(lambda m: m.group(1) + "".join(sorted(m.group(2).splitlines(keepends=True))), message)
+
+
 def parse(text: str, predicates: Sequence[str], actions: Sequence[str]) -> Formula:
     """Parse ``text``; a name outside ``predicates`` and ``actions`` is an unknown primitive."""
     try:
         tree = _parser().parse(text)
         return _Build(predicates, actions).transform(tree)
     except VisitError as e:
-        msg = str(e.orig_exc)
+        msg = _stable(str(e.orig_exc))
         raise TLError(msg, unknown_primitive="Unknown primitive" in msg) from None
     except LarkError as e:
-        raise TLError(str(e)) from None
+        raise TLError(_stable(str(e))) from None
 
 
 def primitives(f: Formula, bound: tuple[str, ...] = ()) -> Iterator[Primitive]:

@@ -110,7 +110,7 @@ def _goal_info(world: BehaviorWorld, task: Any, state: Any) -> dict[str, Any]:
 
 
 def _run(rec: dict, task: Any, llm_output: Any, protocol: str, rng: random.Random | None,
-         world: BehaviorWorld) -> None:
+         world: BehaviorWorld, draws_only: bool = False) -> None:
     ref = protocol == "eai-1.0.5"
     state0 = task.initial_state
     scene = state0.scene
@@ -140,6 +140,8 @@ def _run(rec: dict, task: Any, llm_output: Any, protocol: str, rng: random.Rando
             paths = list(islice(tl.iter_subgoal_paths(formula), MAX_PATHS))
         except (ValueError, NotImplementedError) as e:
             raise NotParseable(str(e)) from None
+    if draws_only:
+        return
     translator = Translator(ref, None if ref else names)
 
     def goal(s: Any) -> bool:
@@ -161,15 +163,17 @@ def _blank(identifier: Any) -> dict[str, Any]:
 
 
 def score_task(item: dict, task_id: str, protocol: str = "fixed", initial_state: str = "calibrated",
-               rng: random.Random | None = None, world: BehaviorWorld | None = None) -> dict[str, Any]:
+               rng: random.Random | None = None, world: BehaviorWorld | None = None,
+               draws_only: bool = False) -> dict[str, Any]:
     """Score one item (a dict with ``llm_output``) against the task ``task_id``; never raises for a
-    bad ``llm_output``."""
+    bad ``llm_output``. With ``draws_only`` stop once the random choices are made (the rest draws
+    nothing): :func:`plan_items` uses it to find each task's RNG state."""
     rec = _blank(item.get("identifier"))
     rec["task_id"] = task_id
     world = world or BehaviorWorld(protocol)
     task = load_task(task_id, initial_state)
     try:
-        _run(rec, task, item["llm_output"], protocol, rng, world)
+        _run(rec, task, item["llm_output"], protocol, rng, world, draws_only)
     except (NotParseable, SubgoalCrash, GoalCrash, tl.TLError, RecursionError) as e:  # the reference: except Exception
         rec.update(category="NotParseable", message=str(e), success=False, executable=False, errors=[],
                    actions=[], goal=None, hallucination=None)
@@ -220,70 +224,108 @@ def reference_assignment(items: list) -> dict[str, tuple[int | None, int | None]
     return out
 
 
-def _reference_records(items: list, initial_state: str, seed: int, world: BehaviorWorld) -> tuple[list, list]:
-    """Per-item records (None where the reference uses no item) and the per-task records."""
-    records: list[dict | None] = [None] * len(items)
-    per_task: list[dict] = []
+def _reference_jobs(items: list, initial_state: str, seed: int) -> list[tuple | None]:
+    """The eai-1.0.5 jobs (None where the reference uses no item): per used item, the tasks it serves,
+    in the reference's task order, each with the state of the shared RNG when that task's turn comes
+    (found by replaying the random choices of the tasks before it: parsing only, no search)."""
+    jobs: list[tuple | None] = [None] * len(items)
     rng = random.Random(seed)
+    world = BehaviorWorld("eai-1.0.5")
     assignment = reference_assignment(items)
-    for t, (i, bad) in assignment.items():  # the reference's task order: the RNG calls follow it
+    for t, (i, _) in assignment.items():  # the reference's task order: the RNG calls follow it
         if i is None:
             continue
-        rec = _invalid(items[i]) or score_task(items[i], t, "eai-1.0.5", initial_state, rng, world)
-        if rec["status"] == "evaluated":
-            per_task.append(rec)
-        if records[i] is None:
-            records[i] = dict(rec, task_id=t)
-        else:  # an identifier naming two activities serves both tasks
-            records[i].setdefault("also_scored_as", []).append(rec)
+        state = rng.getstate()
+        if _invalid(items[i]) is None:
+            score_task(items[i], t, "eai-1.0.5", initial_state, rng, world, draws_only=True)
+        if jobs[i] is None:
+            jobs[i] = ("tasks", items[i], [])
+        jobs[i][2].append((t, state))
     for t, (_, bad) in assignment.items():
         if bad is None:
             continue
         activity = task_record(t)["task"]
         for j in range(bad + 1, len(items)):
             ident = items[j].get("identifier") if isinstance(items[j], dict) else None
-            if records[j] is None and isinstance(ident, str) and activity in ident:
-                records[j] = dict(_blank(ident), task_id=t, status="not_reached",
-                                  message=f"the reference stops at the malformed item {bad} and reports the task "
-                                          "as not parseable")
+            if jobs[j] is None and isinstance(ident, str) and activity in ident:
+                jobs[j] = ("record", dict(_blank(ident), task_id=t, status="not_reached",
+                                          message=f"the reference stops at the malformed item {bad} and reports "
+                                                  "the task as not parseable"))
                 break
-    return records, per_task
+    return jobs
 
 
-def score_items(items: Iterable[Any], protocol: str = "fixed", initial_state: str = "calibrated",
-                seed: int = 0) -> dict[str, Any]:
-    """Score every item; one record per item in input order, and the reference's summary."""
+def plan_items(items: Iterable[Any], protocol: str = "fixed", initial_state: str = "calibrated",
+               seed: int = 0) -> list[tuple]:
+    """One job per item, in input order, for :func:`score_job`: ``("record", rec)`` for an item that is
+    not scored (unknown task, duplicate, not reached), ``("task", item, task_id)`` (fixed) or
+    ``("tasks", item, [(task_id, rng_state), ...])`` (eai-1.0.5: the tasks the item serves)."""
     check_protocol(protocol)
     check_initial_state(initial_state)
     items = list(items)
-    world = BehaviorWorld(protocol)
-    if protocol == "eai-1.0.5":
-        records, per_task = _reference_records(items, initial_state, seed, world)
-    else:
-        records, per_task = [None] * len(items), []
-    taken = {r["task_id"] for r in records if r is not None}
+    ref = protocol == "eai-1.0.5"
+    jobs = _reference_jobs(items, initial_state, seed) if ref else [None] * len(items)
+    taken: set[str] = set()  # fixed: one item per task
     for i, it in enumerate(items):
-        if records[i] is not None:
+        if jobs[i] is not None:
             continue
         ident = it.get("identifier") if isinstance(it, dict) else None
         try:
             t = resolve(ident)
         except UnknownTaskError as e:
-            records[i] = dict(_blank(ident), status="invalid_input", message=str(e))
+            jobs[i] = ("record", dict(_blank(ident), status="invalid_input", message=str(e)))
             continue
-        if t in taken or protocol == "eai-1.0.5":
-            records[i] = dict(_blank(ident), task_id=t, status="duplicate_identifier",
-                              message=f"task {t} is scored with an earlier item")
+        if t in taken or ref:
+            jobs[i] = ("record", dict(_blank(ident), task_id=t, status="duplicate_identifier",
+                                      message=f"task {t} is scored with an earlier item"))
             continue
         taken.add(t)
-        records[i] = _invalid(it) or score_task(it, t, protocol, initial_state, None, world)
-        if records[i]["status"] == "evaluated":
-            per_task.append(records[i])
+        jobs[i] = ("task", it, t)
+    return jobs
+
+
+def score_job(job: tuple, protocol: str, initial_state: str, world: BehaviorWorld) -> dict[str, Any]:
+    """The record of one job of :func:`plan_items`; an item serving two tasks (eai-1.0.5) lists the
+    second under ``also_scored_as``."""
+    if job[0] == "record":
+        return job[1]
+    if job[0] == "task":
+        _, it, t = job
+        return _invalid(it) or score_task(it, t, protocol, initial_state, None, world)
+    _, it, tasks = job
+    out: dict[str, Any] | None = None
+    for t, state in tasks:
+        rng = random.Random()
+        rng.setstate(state)
+        rec = _invalid(it) or score_task(it, t, "eai-1.0.5", initial_state, rng, world)
+        if out is None:
+            out = dict(rec, task_id=t)
+        else:
+            out.setdefault("also_scored_as", []).append(rec)
+    assert out is not None
+    return out
+
+
+def summarize(records: list[dict], protocol: str = "fixed", initial_state: str = "calibrated") -> dict[str, Any]:
+    """The reference's summary over the records of :func:`score_job`, in input order."""
+    per_task = [{k: v for k, v in rec.items() if k != "also_scored_as"}
+                for r in records for rec in (r, *r.get("also_scored_as", ())) if rec["status"] == "evaluated"]
     if protocol == "eai-1.0.5":
-        summary = summarize_behavior_subgoal(per_task, reference_initial_counts, task_ids())
-    else:
-        def fallback(t: str) -> dict:
-            task = load_task(t, initial_state)
-            return _goal_info(world, task, task.initial_state)
-        summary = summarize_behavior_subgoal(per_task, fallback)
-    return {"summary": summary, "tasks": records}
+        order = {t: k for k, t in enumerate(task_ids())}
+        per_task.sort(key=lambda r: order[r["task_id"]])  # the reference's task order
+        return summarize_behavior_subgoal(per_task, reference_initial_counts, task_ids())
+    world = BehaviorWorld(protocol)
+
+    def fallback(t: str) -> dict:
+        task = load_task(t, initial_state)
+        return _goal_info(world, task, task.initial_state)
+    return summarize_behavior_subgoal(per_task, fallback)
+
+
+def score_items(items: Iterable[Any], protocol: str = "fixed", initial_state: str = "calibrated",
+                seed: int = 0) -> dict[str, Any]:
+    """Score every item; one record per item in input order, and the reference's summary."""
+    world = BehaviorWorld(protocol)
+    records = [score_job(job, protocol, initial_state, world)
+               for job in plan_items(items, protocol, initial_state, seed)]
+    return {"summary": summarize(records, protocol, initial_state), "tasks": records}

@@ -153,14 +153,17 @@ class _Unreadable(str):
     """Stands in for a case whose file could not be read; scoring it records the reason."""
 
 
+def score_loaded(entry: tuple[Any, Any], protocol: str = "fixed") -> dict:
+    """The record of one ``(default case id, case)`` entry of :func:`load_cases`."""
+    case_id, case = entry
+    if isinstance(case, _Unreadable):
+        return {"case_id": case_id, "protocol": protocol, "per_step": [], "status": "invalid_input",
+                "error": f"InputFileError: {case}"}
+    if isinstance(case, Mapping) and "case_id" in case:
+        case_id = case["case_id"]
+    return evaluate_case(case, protocol, case_id)
+
+
 def score_paths(paths: Iterable[str], protocol: str = "fixed") -> dict:
-    records = []
-    for case_id, case in load_cases(paths):
-        if isinstance(case, _Unreadable):
-            records.append({"case_id": case_id, "protocol": protocol, "per_step": [], "status": "invalid_input",
-                            "error": f"InputFileError: {case}"})
-            continue
-        if isinstance(case, Mapping) and "case_id" in case:
-            case_id = case["case_id"]
-        records.append(evaluate_case(case, protocol, case_id))
+    records = [score_loaded(entry, protocol) for entry in load_cases(paths)]
     return {"summary": summarize(records), "tasks": records}

@@ -164,35 +164,42 @@ def item_similarity(world: str, item: Any, dialect: str = "0.4", reference: Any 
         return None
 
 
+def reference_plans(world: str, reference: Sequence[Any]) -> dict[str, Any]:
+    """The plans of a reference file by task key (the first plan of a task wins; unreadable items are skipped)."""
+    refs: dict[str, Any] = {}
+    for it in reference:
+        try:
+            key, plan = READERS[world](it)
+        except (PlanItemError, KeyError, ValueError):
+            continue
+        refs.setdefault(key, plan)
+    return refs
+
+
+def score_item(world: str, item: Any, refs: Mapping[str, Any] | None = None, dialect: str = "0.4") -> dict[str, Any]:
+    """One item's record against its gold plan (``refs`` None) or the reference plan of its task."""
+    ident = item.get("identifier", item.get("episode_id")) if isinstance(item, Mapping) else None
+    rec: dict[str, Any] = {"identifier": ident, "status": "evaluated", "message": ""}
+    try:
+        key, plan = READERS[world](item)
+        rec["task"] = key
+        if refs is None:
+            ref = gold_plan(world, key, dialect)
+        elif key in refs:
+            ref = refs[key]
+        else:
+            raise PlanItemError(f"the reference file has no plan for {key!r}")
+        rec.update(compare(world, plan, ref))
+    except (PlanItemError, KeyError, ValueError, IndexError) as e:
+        rec.update(status="invalid_input", message=str(e).strip("'\""))
+    return rec
+
+
 def score_items(world: str, items: Iterable[Any], reference: Sequence[Any] | None = None,
                 dialect: str = "0.4") -> dict[str, Any]:
     """Score every item; ``reference`` is a list of items in the same format (None: the gold plans)."""
-    read = READERS[world]
-    refs: dict[str, Any] = {}
-    if reference is not None:
-        for it in reference:
-            try:
-                key, plan = read(it)
-            except (PlanItemError, KeyError, ValueError):
-                continue
-            refs.setdefault(key, plan)
-    records = []
-    for it in items:
-        ident = it.get("identifier", it.get("episode_id")) if isinstance(it, Mapping) else None
-        rec: dict[str, Any] = {"identifier": ident, "status": "evaluated", "message": ""}
-        try:
-            key, plan = read(it)
-            rec["task"] = key
-            if reference is None:
-                ref = gold_plan(world, key, dialect)
-            elif key in refs:
-                ref = refs[key]
-            else:
-                raise PlanItemError(f"the reference file has no plan for {key!r}")
-            rec.update(compare(world, plan, ref))
-        except (PlanItemError, KeyError, ValueError, IndexError) as e:
-            rec.update(status="invalid_input", message=str(e).strip("'\""))
-        records.append(rec)
+    refs = None if reference is None else reference_plans(world, reference)
+    records = [score_item(world, it, refs, dialect) for it in items]
     return {"summary": summarize(records), "tasks": records}
 
 

@@ -16,6 +16,7 @@ subgoal instead of failing, and is deterministic.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from itertools import islice
 import re
 from typing import Any, Iterable
@@ -135,7 +136,10 @@ def goal_counts(task, actions) -> dict[str, int]:
     return counts
 
 
-def score_item(item: Any, protocol: str, rng: random.Random | None, world: VirtualHomeWorld) -> dict[str, Any]:
+def score_item(item: Any, protocol: str, rng: random.Random | None, world: VirtualHomeWorld,
+               draws_only: bool = False) -> dict[str, Any]:
+    """Score one item. With ``draws_only`` stop once the item has made its random choices (the rest
+    of the scoring draws nothing): :func:`plan_items` uses it to find each item's RNG state."""
     rec: dict[str, Any] = {"identifier": item.get("identifier") if isinstance(item, dict) else None,
                            "status": "evaluated", "success": False, "category": None, "executable": False,
                            "errors": [], "actions": [], "goal": None, "message": "", "hallucination": None}
@@ -148,11 +152,12 @@ def score_item(item: Any, protocol: str, rng: random.Random | None, world: Virtu
         return rec
     rec["task_id"] = task.id
     try:
-        _run(rec, task, item["llm_output"], protocol, rng, world)
+        _run(rec, task, item["llm_output"], protocol, rng, world, draws_only)
     except (NotParseable, SubgoalCrash, tl.TLError, ValueError, NotImplementedError) as e:
         rec.update(category="NotParseable", message=str(e), success=False, executable=False, errors=[],
                    actions=[], goal=None)
-    rec["similarity"] = _similarity(item["llm_output"], task)
+    if not draws_only:
+        rec["similarity"] = _similarity(item["llm_output"], task)
     return rec
 
 
@@ -165,12 +170,28 @@ def _similarity(llm_output: Any, task) -> dict | None:
         return similarity_record([], gold)
 
 
-def _run(rec, task, llm_output, protocol, rng, world) -> None:
+@lru_cache(maxsize=16384)
+def _parsed(text: str) -> tl.Formula | tl.TLError:
     v = vocabulary()
-    predicates, actions = v["tl_predicates"], list(v["subgoal_actions"])
+    try:
+        return tl.parse(text, v["tl_predicates"], list(v["subgoal_actions"]))
+    except tl.TLError as e:
+        return e
+
+
+def _parse(text: str) -> tl.Formula:
+    """:func:`eai_gym.logic.tl.parse` with the subgoal vocabulary, remembered (the parse dominates the
+    cost of :func:`plan_items`, and the scoring that follows it parses the same texts)."""
+    out = _parsed(text)
+    if isinstance(out, tl.TLError):
+        raise tl.TLError(str(out), out.unknown_primitive)
+    return out
+
+
+def _run(rec, task, llm_output, protocol, rng, world, draws_only=False) -> None:
     subgoals = read_subgoals(llm_output, rng if protocol == "eai-1.0.5" else None)
     try:
-        formula = tl.parse(" then ".join(subgoals), predicates, actions)
+        formula = _parse(" then ".join(subgoals))
     except tl.TLError as e:
         if e.unknown_primitive:
             rec.update(category="Hallucination", hallucination="UnknownPrimitive", message=str(e))
@@ -185,12 +206,14 @@ def _run(rec, task, llm_output, protocol, rng, world) -> None:
         return
     if not task.goal.tl_goal:
         raise NotParseable("Failed to get final goal formula (the task has no tl_goal)")
-    goal = tl.parse(task.goal.tl_goal, predicates, actions)
+    goal = _parse(task.goal.tl_goal)
     if protocol == "eai-1.0.5":
         paths = tl.subgoal_paths(formula, rng.choice)
     else:
         paths = list(islice(tl.iter_subgoal_paths(formula), MAX_PATHS))
         paths = [[g for g in p if isinstance(g, tl.Primitive)] for p in paths]
+    if draws_only:
+        return
     results = [search(world, task.initial_state, p, goal) for p in paths]
     executable = any(r[0] for r in results)
     feasible = [b for r in results for b in r[1]]
@@ -207,24 +230,58 @@ def _run(rec, task, llm_output, protocol, rng, world) -> None:
                goal=goal_counts(task, best.actions))
 
 
-def score_items(items: Iterable[Any], protocol: str = "fixed", seed: int = 0) -> dict[str, Any]:
-    """Score every item in order. Items whose identifier repeats an earlier one are not evaluated
-    (``status: "duplicate_identifier"``), as the reference keys its results by identifier."""
+def plan_items(items: Iterable[Any], protocol: str = "fixed", seed: int = 0) -> list[tuple]:
+    """One job per item, in input order, for :func:`score_job`: ``("record", rec)`` for an item whose
+    identifier repeats an earlier one (not evaluated, as the reference keys its results by identifier),
+    else ``("item", item, rng_state)``. Under eai-1.0.5 the items share one RNG seeded with ``seed``:
+    ``rng_state`` is its state when the item's turn comes, found by replaying the random choices of the
+    items before it (parsing only, no search), so that jobs can be scored apart, in any order, with the
+    serial result. Under fixed it is None."""
     check_protocol(protocol)
-    world = VirtualHomeWorld(protocol)
+    ref = protocol == "eai-1.0.5"
+    world = VirtualHomeWorld(protocol) if ref else None
     rng = random.Random(seed)
     seen: set[str] = set()
-    records = []
+    jobs: list[tuple] = []
     for it in items:
-        rec = None
         if isinstance(it, dict) and isinstance(it.get("identifier"), str):
             try:
                 tid = task_id_of(it["identifier"])
                 if tid in seen:
-                    rec = {"identifier": it["identifier"], "status": "duplicate_identifier",
-                           "message": f"task {tid} already scored earlier in the input"}
+                    jobs.append(("record", {"identifier": it["identifier"], "status": "duplicate_identifier",
+                                            "message": f"task {tid} already scored earlier in the input"}))
+                    continue
                 seen.add(tid)
             except UnknownTaskError:
                 pass
-        records.append(rec if rec is not None else score_item(it, protocol, rng, world))
-    return {"summary": summarize_subgoal([r for r in records if r["status"] == "evaluated"]), "tasks": records}
+        if ref:
+            state = rng.getstate()
+            score_item(it, protocol, rng, world, draws_only=True)
+            jobs.append(("item", it, state))
+        else:
+            jobs.append(("item", it, None))
+    return jobs
+
+
+def score_job(job: tuple, protocol: str, world: VirtualHomeWorld) -> dict[str, Any]:
+    """The record of one job of :func:`plan_items`."""
+    if job[0] == "record":
+        return job[1]
+    _, item, state = job
+    rng = None
+    if state is not None:
+        rng = random.Random()
+        rng.setstate(state)
+    return score_item(item, protocol, rng, world)
+
+
+def summarize(records: list[dict]) -> dict[str, Any]:
+    return summarize_subgoal([r for r in records if r["status"] == "evaluated"])
+
+
+def score_items(items: Iterable[Any], protocol: str = "fixed", seed: int = 0) -> dict[str, Any]:
+    """Score every item in order. Items whose identifier repeats an earlier one are not evaluated
+    (``status: "duplicate_identifier"``), as the reference keys its results by identifier."""
+    world = VirtualHomeWorld(protocol)
+    records = [score_job(job, protocol, world) for job in plan_items(items, protocol, seed)]
+    return {"summary": summarize(records), "tasks": records}
