@@ -27,6 +27,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..base import CHARSET, MAX_ACTION, MAX_OBS, printable
+from ..text_space import TextObservation
 from .engine import Engine
 from .game import Game, load_game_folder
 from .generator import GenerationError, eval_game, eval_split, generate_game
@@ -54,7 +55,7 @@ class AlfWorldEnv(gym.Env[str, Any]):
         self.games = list(games) if games is not None else None  # None: the shipped eval split
         self.dialect, self.request_infos = dialect, tuple(request_infos)
         self.action_mode, self.render_mode = action_mode, render_mode
-        self.observation_space = spaces.Text(MAX_OBS, min_length=0, charset=CHARSET)
+        self.observation_space = TextObservation(MAX_OBS, min_length=0, charset=CHARSET)
         self.action_space = (spaces.Discrete(MAX_COMMANDS) if action_mode == "index"
                              else spaces.Text(MAX_ACTION, min_length=0, charset=CHARSET))
         self.engine: Engine | None = None
