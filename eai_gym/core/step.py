@@ -43,10 +43,12 @@ class Step:
         return self.error is not None and self.error.is_fatal
 
     def to_dict(self) -> dict[str, Any]:
+        """The record as plain data; an action that was not parsed is ``{}`` (a dict-valued entry is
+        always a dict, so Gymnasium's vector envs can batch the records of several envs)."""
         return {
             "index": self.index,
             "raw": self.raw,
-            "action": None if self.action is None else self.action.to_dict(),
+            "action": {} if self.action is None else self.action.to_dict(),
             "ok": self.ok,
             "error": None if self.error is None else self.error.value,
             "message": self.message,

@@ -15,6 +15,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..core import Action, Episode, ErrorType, GoalStatus, Step, Task
+from .text_space import TextObservation
 
 CHARSET = frozenset(string.printable)
 MAX_OBS = 60_000
@@ -61,7 +62,7 @@ class TaskTextEnv(gym.Env[str, Any]):
         self.terminate_on_error = terminate_on_error
         self.terminate_on_success = terminate_on_success
         self.render_mode = render_mode
-        self.observation_space = spaces.Text(MAX_OBS, min_length=0, charset=CHARSET)
+        self.observation_space = TextObservation(MAX_OBS, min_length=0, charset=CHARSET)
         if action_mode == "text":
             self.action_space = spaces.Text(MAX_ACTION, min_length=0, charset=CHARSET)
         else:
@@ -189,7 +190,7 @@ class TaskTextEnv(gym.Env[str, Any]):
         assert self.task is not None and self.episode is not None
         if status is None:
             status = self.world.goal_status(self.episode.trajectory, self.task.goal)
-        info: dict[str, Any] = {"task_id": self.task.id, "step": None if step is None else step.to_dict(),
+        info: dict[str, Any] = {"task_id": self.task.id, "step": {} if step is None else step.to_dict(),
                                 "goal": self.goal_info(status)}
         if self.action_mode == "index":
             info["action_mask"] = self.legal_mask()

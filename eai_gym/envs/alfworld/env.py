@@ -29,6 +29,7 @@ from gymnasium import spaces
 from ..base import CHARSET, MAX_ACTION, MAX_OBS, printable
 from ...core import Action, Step
 from ...metrics.alfworld_progress import progress_series
+from ..text_space import TextObservation
 from .command_errors import classify
 from .engine import NOTHING, Engine
 from .game import Game, load_game_folder
@@ -58,7 +59,7 @@ class AlfWorldEnv(gym.Env[str, Any]):
         self.games = list(games) if games is not None else None  # None: the shipped eval split
         self.dialect, self.request_infos = dialect, tuple(request_infos)
         self.action_mode, self.render_mode = action_mode, render_mode
-        self.observation_space = spaces.Text(MAX_OBS, min_length=0, charset=CHARSET)
+        self.observation_space = TextObservation(MAX_OBS, min_length=0, charset=CHARSET)
         self.action_space = (spaces.Discrete(MAX_COMMANDS) if action_mode == "index"
                              else spaces.Text(MAX_ACTION, min_length=0, charset=CHARSET))
         self.engine: Engine | None = None
@@ -79,7 +80,7 @@ class AlfWorldEnv(gym.Env[str, Any]):
         self._obs = printable(self.engine.intro(game.task_text(template)))[:MAX_OBS]
         self._conditions: GoalConditions | None = None
         self._rows = [{"action": None, "obs": self._obs, "won": self.engine.won(self.state), "state": self.state.copy()}]
-        self._step: dict | None = None
+        self._step: dict = {}  # no action yet ({} not None: vector envs batch infos by type)
         return self._obs, self._info()
 
     def _choose(self, options: dict) -> Game:

@@ -24,6 +24,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
+from ..text_space import TextObservation
 from . import catalogue as cat
 from .episode import AGENTS
 from .session import CHARSET, MAX_ACTION, MAX_OBS, RearrangeSession, SessionMetricHooks
@@ -73,7 +74,7 @@ class RearrangeParallelEnv(SessionMetricHooks, ParallelEnv):
     def observation_space(self, agent: str) -> spaces.Space:
         if self.observation_mode == "array":
             return spaces.Box(0, 255, (MAX_OBS_BYTES,), np.uint8)
-        return spaces.Text(MAX_OBS, min_length=0, charset=CHARSET)
+        return TextObservation(MAX_OBS, min_length=0, charset=CHARSET)
 
     def _obs(self, agent: str) -> Any:
         text = self.session.observation(agent)
@@ -150,7 +151,7 @@ class RearrangeEnv(SessionMetricHooks, gym.Env[str, Any]):
         self.max_steps = max_steps
         self.session = RearrangeSession(("agent_0",), episodes, episode_id, protocol, observability, action_mode,
                                         legal_actions_info)
-        self.observation_space = spaces.Text(MAX_OBS, min_length=0, charset=CHARSET)
+        self.observation_space = TextObservation(MAX_OBS, min_length=0, charset=CHARSET)
         self.action_space = (spaces.Discrete(cat.MAX_ACTIONS) if action_mode == "index"
                              else spaces.Text(MAX_ACTION, min_length=0, charset=CHARSET))
 

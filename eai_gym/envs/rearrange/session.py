@@ -120,8 +120,8 @@ class RearrangeSession:
         step = self.steps.get(agent)
         info: dict[str, Any] = {
             "episode_id": w.episode.episode_id, "task_kind": w.episode.task_kind, "tick": w.ticks,
-            "feedback": None if feedback is None else feedback.to_dict(), "busy": not w.idle(agent),
-            "step": None if step is None or feedback is None or not (feedback.finished or feedback.started)
+            "feedback": {} if feedback is None else feedback.to_dict(), "busy": not w.idle(agent),
+            "step": {} if step is None or feedback is None or not (feedback.finished or feedback.started)
             else step.to_dict(),
             "task_percent_complete": float(m.task_percent_complete), "task_state_success": float(m.task_state_success),
         }
