@@ -47,30 +47,67 @@ _ALWAYS = frozenset({"Navigate", "Explore", "Wait", "Done", "FindAgentActionTool
 
 
 @lru_cache(maxsize=65536)
-def _parsed(text: str) -> tuple[str, str]:
-    name, args = skills.parse(text)
-    return name, args[0] if args else ""
+def _parsed(text: str) -> tuple[str, tuple[str, ...]]:
+    return skills.parse(text)
+
+
+class _Index:
+    """Where each skill's entries sit in one catalogue (built once per catalogue)."""
+
+    def __init__(self, actions: list[str]) -> None:
+        self.actions = actions
+        by_name: dict[str, list[int]] = {}
+        self.place: dict[str, list[int]] = {}
+        self.parsed = [_parsed(text) for text in actions]
+        for i, (name, args) in enumerate(self.parsed):
+            by_name.setdefault(name, []).append(i)
+            if name == "Place":
+                self.place.setdefault(args[0], []).append(i)
+        self.by_name = {k: np.array(v, dtype=np.intp) for k, v in by_name.items()}
+        self.wait = actions.index("Wait[]")
+
+
+_INDEX: dict[int, _Index] = {}
+
+
+def _index(actions: list[str]) -> _Index:
+    idx = _INDEX.get(id(actions))
+    if idx is None or idx.actions is not actions:
+        if len(_INDEX) > 64:
+            _INDEX.clear()
+        idx = _INDEX[id(actions)] = _Index(actions)
+    return idx
 
 
 def legal_mask(world: RearrangeWorld, agent: str, actions: list[str]) -> np.ndarray:
+    """int8 mask over ``MAX_ACTIONS``: the catalogue entries whose skill would start now. Only the entries
+    that can start are tried: every Navigate/Explore/Wait/Done/FindAgentActionTool entry starts; a Pick
+    only with empty hands, a Place only of the held object."""
     mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
+    idx = _index(actions)
     if not world.idle(agent):
-        mask[actions.index("Wait[]")] = 1
+        mask[idx.wait] = 1
         return mask
     held = world.state.agents[agent].held
     caps = world.capabilities[agent]
-    for i, text in enumerate(actions):
-        name, first = _parsed(text)
+    for name, where in idx.by_name.items():
         if name not in caps:
             continue
         if name in _ALWAYS:
+            mask[where] = 1
+            continue
+        if name == "Place":
+            where = idx.place.get(held, ()) if held is not None else ()
+        elif name == "Pick" and held is not None:
+            continue  # the first check Pick makes fails
+        check = skills.CHECKS.get(name)  # entries name existing furniture, so the check alone decides
+        for i in where:
+            try:
+                if check is not None:
+                    check(world, agent, idx.parsed[i][1][0])
+                else:
+                    skills.start_parsed(world, agent, name, idx.parsed[i][1], actions[i])
+            except skills.SkillFailure:
+                continue
             mask[i] = 1
-            continue
-        if (name == "Place" and first != held) or (name == "Pick" and held is not None):
-            continue  # the first check these skills make fails
-        try:
-            skills.start(world, agent, text)
-        except skills.SkillFailure:
-            continue
-        mask[i] = 1
     return mask

@@ -91,10 +91,15 @@ def parse(text: object) -> tuple[str, tuple[str, ...]]:
 def start(w: "RearrangeWorld", agent: str, text: object) -> RunningSkill:
     """Parse and check ``text`` for ``agent``; raise :class:`SkillFailure` when it fails at once."""
     name, args = parse(text)
+    return start_parsed(w, agent, name, args, str(text).strip())
+
+
+def start_parsed(w: "RearrangeWorld", agent: str, name: str, args: tuple[str, ...], text: str) -> RunningSkill:
+    """:func:`start` for an action already parsed (``name, args = parse(text)``)."""
     if name not in w.capabilities[agent]:
         raise SkillFailure(ErrorType.AFFORDANCE, f'Tool "{name}" not found')
     skill = _BUILDERS[name](w, agent, args)
-    return RunningSkill(str(text).strip(), name, args, skill)
+    return RunningSkill(text, name, args, skill)
 
 
 # -- helpers -------------------------------------------------------------------------------------------
@@ -291,6 +296,7 @@ def _open_close(opening: bool) -> Callable[["RearrangeWorld", str, tuple[str, ..
     verb = "open" if opening else "close"
 
     def check(w: "RearrangeWorld", agent: str, target: str) -> None:
+        """Raise the SkillFailure of an Open/Close that cannot start (``CHECKS`` exposes it)."""
         f = w.state.house.furniture_by_name.get(target)
         if f is None:
             raise SkillFailure(ErrorType.AFFORDANCE, f"Failed to {verb}! You can't {verb} a {target}.")
@@ -318,6 +324,7 @@ def _open_close(opening: bool) -> Callable[["RearrangeWorld", str, tuple[str, ..
                 w.observe_at(agent, target)
             return None
         return [Phase(1, run)]
+    build.check = check  # type: ignore[attr-defined]
     return build
 
 
@@ -405,3 +412,6 @@ _BUILDERS: dict[str, Callable[["RearrangeWorld", str, tuple[str, ...]], list[Pha
     "Open": _open_close(True), "Close": _open_close(False), "Explore": _explore, "Wait": _wait, "Done": _done,
     **{n: _state_skill(n) for n in STATE_SKILLS}, **{t: _tool(t) for t in TOOLS},
 }
+#: the immediate checks of the skills whose builder does nothing else (for the index-mode legal mask)
+CHECKS: dict[str, Callable[["RearrangeWorld", str, str], None]] = {
+    name: _BUILDERS[name].check for name in ("Open", "Close")}  # type: ignore[attr-defined]
