@@ -15,9 +15,10 @@ import numpy as np
 from ...core import Action, GoalStatus, Task
 from ..base import TaskTextEnv
 from .actions import ACTIONS, TWO_OBJECTS, to_text
+from .dynamics import interactivity, place, run_checks
 from .goals import GoalCrash, partial_counts
 from .plan_progress import shortest_plan_length
-from .state import BehaviorState
+from .state import HANDS, BehaviorState
 from .tasks import check_initial_state, load_task, task_ids, task_record
 from .world import BehaviorWorld
 
@@ -50,17 +51,34 @@ class BehaviorEnv(TaskTextEnv):
         return load_task(task_id, self.initial_state)
 
     def catalogue(self, task: Task) -> list[Action]:
-        return catalogue(task.initial_state)
+        acts = catalogue(task.initial_state)
+        self._groups = hand_groups(acts)
+        return acts
 
     def catalogue_size(self) -> int:
         return max_catalogue_size()
 
     def legal_mask(self) -> np.ndarray:
         assert self.episode is not None
-        state, history = self.episode.state, self.episode.trajectory.distinct_states()[:-1]
+        state = self.episode.state  # the history only tells a wrong order from a missing step, not legality
         mask = np.zeros(self.action_space.n, dtype=np.int8)
-        for i, a in enumerate(self.actions):
-            new, _, crash = self.world.try_action(state, a, history)
+        free, per_hand = self._groups
+        candidates = list(free)
+        for hand, (needs_hand, release, nextto_ontop) in per_hand.items():
+            held = state.held(hand)
+            if held is None:
+                continue  # placing, transferring and releasing with an empty hand always fail
+            candidates += needs_hand
+            candidates += release.get(held, ())
+            # PLACE_NEXTTO_ONTOP(t1, t2) runs the PLACE checks on t1, then on t2, and nothing else
+            ok: dict[str, bool] = {}
+            for i, t1, t2 in nextto_ontop:
+                for t in (t1, t2):
+                    if t not in ok:
+                        ok[t] = run_checks(state, [place(t, hand), interactivity(t)]) is None
+                mask[i] = ok[t1] and ok[t2]
+        for i in candidates:
+            new, _, crash = self.world.try_action(state, self.actions[i])
             mask[i] = new is not None and crash is None
         return mask
 
@@ -103,6 +121,27 @@ class BehaviorEnv(TaskTextEnv):
                   f"Left hand: {state.hands[0] or 'empty'}; right hand: {state.hands[1] or 'empty'}",
                   f"Feedback: {self.last_feedback}"]
         return "\n".join(lines)
+
+
+def hand_groups(actions: list[Action]) -> tuple[list[int], dict[str, tuple[list[int], dict, list]]]:
+    """Catalogue indices: those any state may allow, and per hand the PLACE/TRANSFER entries (they need
+    something in that hand), the RELEASE entries by object (they need that object in it) and the
+    PLACE_NEXTTO_ONTOP entries as ``(index, target 1, target 2)``."""
+    free: list[int] = []
+    per_hand: dict[str, tuple[list[int], dict, list]] = {h: ([], {}, []) for h in HANDS}
+    for i, a in enumerate(actions):
+        side = a.name.split("_", 1)[0]
+        if side not in ("LEFT", "RIGHT") or "GRASP" in a.name:
+            free.append(i)
+            continue
+        needs_hand, release, nextto_ontop = per_hand[f"{side.lower()}_hand"]
+        if a.name.endswith("RELEASE"):
+            release.setdefault(a.args[0], []).append(i)
+        elif a.name.endswith("PLACE_NEXTTO_ONTOP"):
+            nextto_ontop.append((i, a.args[0], a.args[1]))
+        else:
+            needs_hand.append(i)
+    return free, per_hand
 
 
 def catalogue(state: BehaviorState) -> list[Action]:

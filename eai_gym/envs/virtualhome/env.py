@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ...core import Action, GoalStatus, Step, Task, WorldState
 from ..base import TaskTextEnv
 from .actions import ARITY, to_script
-from .dynamics import label
+from .dynamics import holding_hand, is_close, label
 from .goals import action_goal_results
 from .plan_progress import shortest_plan_length
 from .tasks import CHARACTER_ID, load_task, task_ids, task_object_ids
@@ -60,7 +62,30 @@ class VirtualHomeEnv(TaskTextEnv):
         return self.world.parse(text, state, allowed)
 
     def catalogue(self, task: Task) -> list[Action]:
-        return catalogue(self.world, task)
+        acts = catalogue(self.world, task)
+        self._groups = requirement_groups(acts)
+        return acts
+
+    def legal_mask(self) -> np.ndarray:
+        """Which catalogue entries would execute. Only entries whose necessary condition holds are tried:
+        the actions in ``NEEDS_CLOSE`` need the character close to their object, those in ``NEEDS_HELD``
+        need it held (and the two-object ones the character close to the second); the executor decides."""
+        assert self.episode is not None
+        state, c = self.episode.state, self.world.character
+        free, by_close, by_held, by_held_close = self._groups
+        near = {x for x in self._objects if is_close(state, c, x)}
+        held_now = {x for x in self._objects if holding_hand(state, c, x) is not None}
+        candidates = list(free)
+        for x in near:
+            candidates += by_close.get(x, ())
+        for x in held_now:
+            candidates += by_held.get(x, ())
+            for y in near:
+                candidates += by_held_close.get((x, y), ())
+        mask = np.zeros(self.action_space.n, dtype=np.int8)
+        for i in candidates:
+            mask[i] = self.world.try_action_ok(state, self.actions[i])
+        return mask
 
     def catalogue_size(self) -> int:
         return max_catalogue_size(self.world)
@@ -120,6 +145,34 @@ class VirtualHomeEnv(TaskTextEnv):
             self._header = "\n".join(lines) + "\n"
         body = self.world.describe(self.episode.state, self._objects, self._lines)
         return f"{self._header}{body}\nYou are <character> ({CHARACTER_ID}).\nFeedback: {self.last_feedback}"
+
+
+#: actions whose executor fails unless the character is close to the object / holds it (checked first or
+#: unconditionally in :mod:`.executors` and :mod:`.executors_use`); the two-object ones need the first
+#: held and the character close to the second
+NEEDS_CLOSE = frozenset({"SIT", "LIE", "GRAB", "OPEN", "CLOSE", "SWITCHON", "SWITCHOFF", "PLUGIN", "PLUGOUT",
+                         "WIPE", "WASH", "RINSE", "SCRUB", "TOUCH", "TYPE", "MOVE", "PULL", "PUSH", "SQUEEZE",
+                         "CUT", "EAT"})
+NEEDS_HELD = frozenset({"PUTBACK", "PUTIN", "POUR", "DROP", "RELEASE", "PUTON", "DRINK", "READ"})
+
+
+def requirement_groups(actions: list[Action]) -> tuple[list[int], dict, dict, dict]:
+    """Catalogue indices by the condition they need: (no condition, by close object, by held object,
+    by (held object, close object))."""
+    free: list[int] = []
+    by_close: dict[int, list[int]] = {}
+    by_held: dict[int, list[int]] = {}
+    by_held_close: dict[tuple[int, int], list[int]] = {}
+    for i, a in enumerate(actions):
+        if a.name in NEEDS_HELD and len(a.args) == 2:
+            by_held_close.setdefault((a.args[0], a.args[1]), []).append(i)
+        elif a.name in NEEDS_HELD:
+            by_held.setdefault(a.args[0], []).append(i)
+        elif a.name in NEEDS_CLOSE:
+            by_close.setdefault(a.args[0], []).append(i)
+        else:
+            free.append(i)
+    return free, by_close, by_held, by_held_close
 
 
 def task_objects(task: Task) -> tuple[int, ...]:

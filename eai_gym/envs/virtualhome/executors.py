@@ -22,18 +22,26 @@ SQUEEZABLE = {"cleaning_solution", "tooth_paste", "shampoo", "food_peanut_butter
 
 
 # ------------------------------------------------------------------ moving
-def walk(s: WorldState, c, args, rules: Rules):
+def walk_failure(s: WorldState, c, args, rules: Rules) -> Failure | None:
+    """Why WALK to ``args[0]`` fails, or None: once these checks pass, :func:`walk` always succeeds."""
     x = args[0]
-    room = room_of(s, x)
     st = s.states(c)
     if "SITTING" in st or "LYING" in st:
         return Failure("missing", f"{label(s, c)} is sitting or lying",
                        [(True, ("node", c, "SITTING")), (True, ("node", c, "LYING"))], "and")
-    old_room = room_of(s, c)
-    if old_room is None:
+    if room_of(s, c) is None:
         return _nocode(f"{label(s, c)} is in no room")
-    if room is None:
+    if room_of(s, x) is None:
         return (_afford if rules.roomless_is_affordance else _nocode)(f"{label(s, x)} is in no room")
+    return None
+
+
+def walk(s: WorldState, c, args, rules: Rules):
+    fail = walk_failure(s, c, args, rules)
+    if fail is not None:
+        return fail
+    x = args[0]
+    room, old_room = room_of(s, x), room_of(s, c)
     hands = held(s, c)
     n = s.copy()
     _drop_edges(n, c, (INSIDE, CLOSE, FACING))

@@ -239,3 +239,7 @@ EXECUTORS = {
     "PLUGIN": _plug(True), "PLUGOUT": _plug(False), "CUT": cut, "EAT": eat, "SLEEP": E.sleep,
     "WAKEUP": E.sleep,
 }
+
+#: Action name -> its executor's failure check, for actions whose executor always succeeds once the check
+#: passes (legality without building the next state: the index-mode mask asks this for every entry).
+LEGALITY = {"WALK": E.walk_failure, "RUN": E.walk_failure, "TURNTO": lambda s, c, args, rules: None}

@@ -8,7 +8,7 @@ from typing import Any, Iterable, Sequence
 from ...core import Action, ActionError, ErrorType, GoalStatus, Outcome, Trajectory, WorldState
 from .actions import ARITY, REFERENCE_WHITELIST, pairs_from_values, parse_json_item, parse_script_line, to_script
 from .dynamics import FIXED_RULES, REFERENCE_RULES, Failure, Unsupported
-from .executors_use import EXECUTORS
+from .executors_use import EXECUTORS, LEGALITY
 from .goals import evaluate_goals
 from .tasks import CHARACTER_ID, VirtualHomeGoal
 from .temporal import held_before
@@ -90,6 +90,9 @@ class VirtualHomeWorld:
 
     def try_action_ok(self, state: WorldState, action: Action) -> bool:
         """True if ``action`` would execute in ``state``."""
+        check = LEGALITY.get(action.name)
+        if check is not None:
+            return check(state, self.character, action.args, self.rules) is None
         try:
             return isinstance(self.try_action(state, action), WorldState)
         except Unsupported:
