@@ -33,28 +33,32 @@ Element = Union[str, frozenset]
 Plan = Union[str, Sequence[str], None]
 
 _OPEN = {"(": ")", "[": "]", "<": ">"}
+_BRACE_OR_COMMA = re.compile(r"[{},]")
 _CLOSE = {v: k for k, v in _OPEN.items()}
 
 
 # ---------------------------------------------------------------------------------------------- parsing
 def _gaico_items(text: str) -> list[str]:
-    items, buf, depth = [], [], 0
-    for ch in text:
+    if "{" not in text and "}" not in text:
+        return text.split(",")  # no braces: every comma splits
+    items, depth, start = [], 0, 0
+    for m in _BRACE_OR_COMMA.finditer(text):
+        ch = m.group()
         if ch == "{":
             depth += 1
         elif ch == "}":
             depth -= 1
-        if ch == "," and depth == 0:
-            items.append("".join(buf))
-            buf = []
-        else:
-            buf.append(ch)
-    items.append("".join(buf))
+        elif depth == 0:
+            items.append(text[start:m.start()])
+            start = m.end()
+    items.append(text[start:])
     return items
 
 
 def _structured_items(text: str) -> list[str]:
     """Split at commas outside every bracket pair and outside quotes."""
+    if not any(ch in text for ch in "([<{\"'"):
+        return text.split(",")
     items, buf, stack, quote = [], [], [], None
     for ch in text:
         if quote is not None:
@@ -134,6 +138,8 @@ def parse_plan(plan: Plan, structured: bool = False) -> list[Element]:
 # ---------------------------------------------------------------------------------------------- scores
 def lcs_length(a: Sequence[Any], b: Sequence[Any]) -> int:
     """Length of the longest common subsequence (element equality)."""
+    if not a or not b:
+        return 0
     if len(a) < len(b):
         a, b = b, a
     prev = [0] * (len(b) + 1)
