@@ -12,7 +12,9 @@ The same commands work from a shell: ``eai-gym score virtualhome plans.json --ou
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import sys
 import tempfile
 from pathlib import Path
 
@@ -45,6 +47,8 @@ def run(out_dir: Path) -> None:
 
 
 if __name__ == "__main__":
+    if importlib.util.find_spec("matplotlib") is None:
+        sys.exit("the report needs matplotlib: pip install 'eai-gym[report]'")
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out-dir", type=Path, default=None, help="where to write (default: a temporary folder)")
     a = ap.parse_args()
