@@ -212,6 +212,10 @@ def markdown(res: dict[str, Any]) -> str:
                 lines.append(f"| {name} | — | {r['error']} | — |")
             else:
                 lines.append(f"| {name} | {r['ours']} | {r['reference']} | {r['ratio']:,.0f}x |")
+                if "after_imports" in r:
+                    a = r["after_imports"]
+                    lines.append(f"| {name}, after imports | {a['ours_s']:.3g} s | {a['reference_s']:.4g} s | "
+                                 f"{a['ratio']:,.0f}x |")
     sc = res.get("scaling")
     if sc:
         lines += ["", "Scaling (VirtualHome): µs per plan by plan length: "

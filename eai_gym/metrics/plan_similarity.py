@@ -27,6 +27,7 @@ A plan may also be given as a list of action strings (each element one action, n
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Sequence, Union
 
 Element = Union[str, frozenset]
@@ -92,6 +93,7 @@ def _fold(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
+@lru_cache(maxsize=65536)
 def canonical_action(action: str) -> str:
     """One action in eai-gym's canonical form (see the module docstring)."""
     a = action.strip()
@@ -136,10 +138,27 @@ def parse_plan(plan: Plan, structured: bool = False) -> list[Element]:
 
 
 # ---------------------------------------------------------------------------------------------- scores
+def _trim(a: Sequence[Any], b: Sequence[Any]) -> tuple[int, Sequence[Any], Sequence[Any]]:
+    """The length of the common prefix and suffix, and what is left of each sequence between them."""
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    j = 0
+    while j < n - i and a[len(a) - 1 - j] == b[len(b) - 1 - j]:
+        j += 1
+    return i + j, a[i:len(a) - j], b[i:len(b) - j]
+
+
 def lcs_length(a: Sequence[Any], b: Sequence[Any]) -> int:
     """Length of the longest common subsequence (element equality)."""
+    common, a, b = _trim(a, b)  # a common prefix and suffix are part of every longest common subsequence
     if not a or not b:
-        return 0
+        return common
+    return common + _lcs(a, b)
+
+
+def _lcs(a: Sequence[Any], b: Sequence[Any]) -> int:
     if len(a) < len(b):
         a, b = b, a
     prev = [0] * (len(b) + 1)
@@ -153,6 +172,9 @@ def lcs_length(a: Sequence[Any], b: Sequence[Any]) -> int:
 
 def edit_distance(a: Sequence[Any], b: Sequence[Any]) -> int:
     """Levenshtein distance between two element sequences (insert, delete, substitute: cost 1 each)."""
+    _, a, b = _trim(a, b)  # a common prefix and suffix never need an edit
+    if not a or not b:
+        return len(a) + len(b)
     prev = list(range(len(b) + 1))
     for i, x in enumerate(a, 1):
         cur = [i]

@@ -16,6 +16,7 @@ reference). A malformed item, or one whose task has no reference, is ``invalid_i
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..metrics.plan_similarity import similarity_record
@@ -95,11 +96,22 @@ READERS: dict[str, Callable[[Any], tuple[str, Any]]] = {
 
 
 def gold_plan(world: str, key: str, dialect: str = "0.4") -> Any:
-    """The gold plan of a task (by the key :data:`READERS` gives its items)."""
-    if world == "virtualhome":
-        from ..envs.virtualhome.tasks import gold_plan_json
+    """The gold plan of a task (by the key :data:`READERS` gives its items); computed once per task."""
+    plan = _gold_plan(world, key, dialect)
+    return {a: list(p) for a, p in plan} if world == "rearrange" else list(plan)
 
-        return _vh_plan(gold_plan_json(key))
+
+@lru_cache(maxsize=4096)
+def _gold_plan(world: str, key: str, dialect: str) -> tuple:
+    plan = _compute_gold_plan(world, key, dialect)
+    return tuple((a, tuple(p)) for a, p in plan.items()) if world == "rearrange" else tuple(plan)
+
+
+def _compute_gold_plan(world: str, key: str, dialect: str) -> Any:
+    if world == "virtualhome":
+        from ..envs.virtualhome.tasks import load_task
+
+        return list(load_task(key).metadata["virtualhome"].gold_script)
     if world == "behavior":
         from ..envs.behavior.tasks import task_record
 

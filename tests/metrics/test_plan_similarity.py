@@ -62,3 +62,29 @@ def test_gaico_calculate_substitution():
         plan_jaccard(" ", None, gaico_calculate=True)
     with pytest.raises(ValueError, match="cannot be None"):
         plan_lcs(None, "a", gaico_calculate=True)
+
+
+def test_trimmed_lcs_and_edit_distance_equal_the_plain_dynamic_programmes():
+    import random
+
+    from eai_gym.metrics.plan_similarity import edit_distance, lcs_length
+
+    def plain_lcs(a, b):
+        t = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+        for i, x in enumerate(a):
+            for j, y in enumerate(b):
+                t[i + 1][j + 1] = t[i][j] + 1 if x == y else max(t[i][j + 1], t[i + 1][j])
+        return t[-1][-1]
+
+    def plain_lev(a, b):
+        t = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+        for i in range(1, len(a) + 1):
+            for j in range(1, len(b) + 1):
+                t[i][j] = min(t[i - 1][j] + 1, t[i][j - 1] + 1, t[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+        return t[-1][-1]
+
+    rng = random.Random(0)
+    for _ in range(3000):
+        a = [rng.choice("abc") for _ in range(rng.randint(0, 7))]
+        b = [rng.choice("abc") for _ in range(rng.randint(0, 7))]
+        assert lcs_length(a, b) == plain_lcs(a, b) and edit_distance(a, b) == plain_lev(a, b), (a, b)
