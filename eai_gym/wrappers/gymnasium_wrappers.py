@@ -19,11 +19,12 @@ def metric_source(env: Any) -> Any:
     return base
 
 
-class _MetricWrapper(gym.Wrapper):
+class _MetricWrapper(gym.Wrapper, gym.utils.RecordConstructorArgs):
     key = ""
 
     def __init__(self, env: gym.Env, buffer_length: int = 100) -> None:
-        super().__init__(env)
+        gym.utils.RecordConstructorArgs.__init__(self, buffer_length=buffer_length)  # env.spec can rebuild it
+        gym.Wrapper.__init__(self, env)
         metric_source(env)
         self.summaries: deque = deque(maxlen=buffer_length)
         self._acc: Any = None

@@ -71,3 +71,12 @@ def test_failed_actions_are_counted_per_agent():
     e0, e1 = infos["agent_0"]["trajectory_errors"], infos["agent_1"]["trajectory_errors"]
     assert e0["actions"] == 1 and e0["executed"] == 0 and e0["first_fatal"]["error"] == e0["error"]
     assert e1["actions"] == 1 and e1["error"] in ("parsing", "hallucination")
+
+
+def test_aec_api_test_passes_wrapped():
+    from pettingzoo.test import api_test
+    from pettingzoo.utils.conversions import parallel_to_aec
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        api_test(parallel_to_aec(_wrapped(observation_mode="array", action_mode="index", max_steps=30)), num_cycles=40)

@@ -119,3 +119,16 @@ def test_step_before_reset_is_an_error():
     env = TrajectoryErrors(gym.make("eai_gym/AlfWorld-v0"))
     with pytest.raises(gym.error.ResetNeeded):
         env.step("look")
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_check_env_passes_on_the_wrapped_env(env_id):
+    from gymnasium.utils.env_checker import check_env
+
+    env = GoalSuccess(ProgressRate(PropositionLog(TrajectoryErrors(gym.make(env_id, disable_env_checker=True)))))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        # check_env always recommends checking the raw env when it sees any wrapper; nothing else may warn
+        warnings.filterwarnings("ignore", message=".*most likely has a wrapper applied to it")
+        check_env(env)
+    assert [w["name"] if isinstance(w, dict) else w.name for w in env.spec.additional_wrappers][-1] == "GoalSuccess"
