@@ -10,8 +10,8 @@ import pytest
 import eai_gym  # noqa: F401
 
 
-def _walk(env_id: str, seed: int, steps: int, brute) -> int:
-    env = gym.make(env_id, action_mode="index", disable_env_checker=True).unwrapped
+def _walk(env_id: str, seed: int, steps: int, brute, protocol: str = "fixed") -> int:
+    env = gym.make(env_id, action_mode="index", protocol=protocol, disable_env_checker=True).unwrapped
     rng = np.random.default_rng(seed)
     obs, info = env.reset(seed=seed)
     checked = 0
@@ -32,9 +32,9 @@ def _vh_brute(env) -> np.ndarray:
     return mask
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_virtualhome_mask(seed):
-    assert _walk("eai_gym/VirtualHome-v0", seed, 40, _vh_brute) == 40
+@pytest.mark.parametrize("protocol,seed", [("fixed", s) for s in range(6)] + [("eai-1.0.5", s) for s in range(2)])
+def test_virtualhome_mask(protocol, seed):
+    assert _walk("eai_gym/VirtualHome-v0", seed, 40, _vh_brute, protocol) == 40
 
 
 def _behavior_brute(env) -> np.ndarray:
@@ -46,6 +46,6 @@ def _behavior_brute(env) -> np.ndarray:
     return mask
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_behavior_mask(seed):
-    assert _walk("eai_gym/Behavior-v0", seed, 30, _behavior_brute) == 30
+@pytest.mark.parametrize("protocol,seed", [("fixed", s) for s in range(4)] + [("eai-1.0.5", 9)])
+def test_behavior_mask(protocol, seed):
+    assert _walk("eai_gym/Behavior-v0", seed, 30, _behavior_brute, protocol) == 30

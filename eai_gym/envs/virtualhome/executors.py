@@ -65,9 +65,22 @@ def walk(s: WorldState, c, args, rules: Rules):
     return n
 
 
+def _find_in_place(s: WorldState, c, x) -> bool:
+    """FIND without walking: x is on the character, a body part, or already close."""
+    return c in s.targets(x, ON) or "BODY_PART" in props(s, x) or is_close(s, c, x)
+
+
+def find_failure(s: WorldState, c, args, rules: Rules) -> Failure | None:
+    """Why FIND ``args[0]`` fails, or None: once these checks pass, :func:`find` always succeeds."""
+    x = args[0]
+    if _find_in_place(s, c, x):
+        return None if is_close(s, c, x) else _missing_close(s, c, x)
+    return walk_failure(s, c, args, rules)
+
+
 def find(s: WorldState, c, args, rules: Rules):
     x = args[0]
-    if c in s.targets(x, ON) or "BODY_PART" in props(s, x) or is_close(s, c, x):
+    if _find_in_place(s, c, x):
         if not is_close(s, c, x):
             return _missing_close(s, c, x)
         n = s.copy()

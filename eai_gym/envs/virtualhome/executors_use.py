@@ -240,6 +240,20 @@ EXECUTORS = {
     "WAKEUP": E.sleep,
 }
 
-#: Action name -> its executor's failure check, for actions whose executor always succeeds once the check
-#: passes (legality without building the next state: the index-mode mask asks this for every entry).
-LEGALITY = {"WALK": E.walk_failure, "RUN": E.walk_failure, "TURNTO": lambda s, c, args, rules: None}
+def _passes(check):
+    return lambda s, c, args, rules: check(s, c, args, rules) is None
+
+
+#: Action name -> whether its executor would succeed, answered without building the next state (for
+#: actions whose executor is its checks followed by a change that cannot fail; the index-mode mask asks
+#: this for every catalogue entry). Each reads the same checks as the executor.
+LEGALITY = {
+    "WALK": _passes(E.walk_failure), "RUN": _passes(E.walk_failure), "FIND": _passes(E.find_failure),
+    "TURNTO": lambda s, c, args, rules: True,
+    "LOOKAT": lambda s, c, args, rules: is_facing(s, c, args[0]),
+    "LOOKAT_MEDIUM": lambda s, c, args, rules: is_facing(s, c, args[0]),
+    "POINTAT": lambda s, c, args, rules: is_facing(s, c, args[0]),
+    "LOOKAT_SHORT": lambda s, c, args, rules: rules.lookat_variants_execute and is_facing(s, c, args[0]),
+    "LOOKAT_LONG": lambda s, c, args, rules: rules.lookat_variants_execute and is_facing(s, c, args[0]),
+    "GREET": lambda s, c, args, rules: "PERSON" in props(s, args[0]),
+}

@@ -90,9 +90,9 @@ class VirtualHomeWorld:
 
     def try_action_ok(self, state: WorldState, action: Action) -> bool:
         """True if ``action`` would execute in ``state``."""
-        check = LEGALITY.get(action.name)
-        if check is not None:
-            return check(state, self.character, action.args, self.rules) is None
+        legal = LEGALITY.get(action.name)
+        if legal is not None:
+            return bool(legal(state, self.character, action.args, self.rules))
         try:
             return isinstance(self.try_action(state, action), WorldState)
         except Unsupported:
