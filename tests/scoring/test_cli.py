@@ -111,3 +111,15 @@ def test_score_behavior_subgoals(tmp_path):
     assert main(["score", "behavior", str(bad), "--mode", "subgoal_decomposition", "--out", str(out)]) == 0
     tasks = json.loads(out.read_text())["tasks"]
     assert tasks[0]["category"] == "NotParseable" and tasks[1]["status"] == "invalid_input"
+
+
+def test_results_file_has_one_record_per_line(tmp_path):
+    import json as _json
+
+    from eai_gym.scoring.io import dumps_results
+
+    obj = {"world": "w", "summary": {"a": {"b": 1}}, "tasks": [{"identifier": str(i), "x": [i]} for i in range(5)]}
+    text = dumps_results(obj)
+    assert _json.loads(text) == obj
+    assert sum(line.startswith('  {"identifier"') for line in text.splitlines()) == 5
+    assert dumps_results({}) == "{}\n" and _json.loads(dumps_results([1, {"a": 2}])) == [1, {"a": 2}]
