@@ -22,7 +22,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..envs.rearrange.episode import AGENTS, EpisodeError, RearrangeEpisode
 from ..envs.rearrange.rollout import run_scripts
 from ..logic.propositions import SpecError
-from .similarity import agents_plan, compare
+from .similarity import agents_plan, compare, error_message
 
 
 class PlanError(ValueError):
@@ -59,7 +59,7 @@ def score_item(item: Any, episodes: Mapping[str, RearrangeEpisode], protocol: st
         scripts = _scripts(item)
         rollout = run_scripts(episode, scripts, max_steps, protocol, observability)
     except (PlanError, EpisodeError, SpecError, ValueError, KeyError) as e:
-        rec.update(status="invalid_input", message=str(e).strip("'\""))
+        rec.update(status="invalid_input", message=error_message(e))
         return rec
     world = rollout.world
     assert world is not None

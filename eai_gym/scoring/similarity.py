@@ -29,6 +29,11 @@ class PlanItemError(ValueError):
     """An item that is not a plan of the world."""
 
 
+def error_message(e: Exception) -> str:
+    """An exception's message for a record (a KeyError's own, without the quotes ``str()`` adds)."""
+    return str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
+
+
 # ------------------------------------------------------------------------------ per world: key and plan
 def _vh_plan(llm_output: Any) -> list[str]:
     from .eai_output import extract_steps
@@ -203,7 +208,7 @@ def score_item(world: str, item: Any, refs: Mapping[str, Any] | None = None, dia
             raise PlanItemError(f"the reference file has no plan for {key!r}")
         rec.update(compare(world, plan, ref))
     except (PlanItemError, KeyError, ValueError, IndexError) as e:
-        rec.update(status="invalid_input", message=str(e).strip("'\""))
+        rec.update(status="invalid_input", message=error_message(e))
     return rec
 
 
