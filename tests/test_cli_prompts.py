@@ -18,8 +18,8 @@ def test_every_eai_module_has_prompts_in_both_worlds():
             assert (world, module) in pairs
 
 
-@pytest.mark.parametrize("world,mode", prompt_modes())
-@pytest.mark.parametrize("protocol", ["fixed", "eai-1.0.5"])
+@pytest.mark.parametrize("world,mode,protocol", [(w, m, p) for w, m in prompt_modes()
+                                                 for p in registry.mode(w, m).protocols])
 def test_prompts_command_writes_the_builders_prompts(tmp_path, world, mode, protocol):
     spec = registry.mode(world, mode)
     expected = registry.load(spec.prompts)(protocol, {})

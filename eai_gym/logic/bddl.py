@@ -377,7 +377,7 @@ def _flat(tokens: list[Any]) -> list[str]:
 
 
 def compile_goal(source: Problem | Expr | str, object_map: Mapping[str, Sequence[str]] | None = None, *,
-                 max_options: int = G.MAX_OPTIONS, max_permutations: int = G.MAX_PERMUTATIONS,
+                 max_options: int | None = G.MAX_OPTIONS, max_permutations: int | None = G.MAX_PERMUTATIONS,
                  max_expansion: int = G.MAX_EXPANSION) -> list[GoalCondition]:
     """Ground a goal the way ``bddl.condition_evaluation.compile_state`` does for eai-eval.
 
@@ -385,7 +385,7 @@ def compile_goal(source: Problem | Expr | str, object_map: Mapping[str, Sequence
         source: a :class:`Problem` (or its text), or a goal expression.
         object_map: ``{category: [instances]}``; defaults to the problem's ``:objects``. Its order
             (categories, then instances) is bddl's object scope order, which orders the options.
-        max_options, max_permutations: bddl's ``GROUND_GOALS_MAX_*`` caps.
+        max_options, max_permutations: bddl's ``GROUND_GOALS_MAX_*`` caps (None: no cap).
         max_expansion: eai-gym's guard against full ``and``/``not`` products bigger than this many
             literal slots (bddl has none and exhausts memory); exceeding it raises :class:`BDDLError`.
     """

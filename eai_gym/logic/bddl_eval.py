@@ -203,6 +203,11 @@ def _text(tokens: Any) -> str:
     return "(" + " ".join(_text(t) for t in tokens) + ")" if isinstance(tokens, list) else str(tokens)
 
 
+def tokens_to_text(tokens: Any) -> str:
+    """BDDL text of nested token lists: ``["not", ["open", "?x"]]`` -> ``(not (open ?x))``."""
+    return _text(tokens)
+
+
 class _Compiler:
     def __init__(self, object_map: Mapping[str, Sequence[str]], arity: Mapping[str, int]):
         self.object_map = object_map

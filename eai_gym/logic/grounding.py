@@ -38,10 +38,14 @@ class GroundingError(ValueError):
 
 @dataclass
 class Limits:
-    """Enumeration caps, and whether any of them dropped a grounding so far."""
+    """Enumeration caps, and whether any of them dropped a grounding so far.
 
-    max_options: int = MAX_OPTIONS
-    max_permutations: int = MAX_PERMUTATIONS
+    ``None`` for ``max_options`` / ``max_permutations``: no cap, every grounding in the order the capped
+    enumeration tries them (bounded only by ``max_expansion``; more raises :class:`GroundingError`).
+    """
+
+    max_options: int | None = MAX_OPTIONS
+    max_permutations: int | None = MAX_PERMUTATIONS
     max_expansion: int = MAX_EXPANSION
     truncated: bool = False
 
@@ -103,8 +107,11 @@ def truncated_product(seqs: Sequence[Sequence[T]], limits: Limits) -> list[tuple
 
     Index vectors are tried sum by sum (each sum in lexicographic order) below the largest sum; a
     vector out of range still uses up one try. The all-last vector comes at the end if tries remain.
+    With ``max_options=None``: every combination, in that order.
     """
     cap = limits.max_options
+    if cap is None:
+        return full_product(seqs, limits)
     tops = [len(s) - 1 for s in seqs]
     out: list[tuple[T, ...]] = []
     tries = 0
@@ -126,10 +133,23 @@ def truncated_product(seqs: Sequence[Sequence[T]], limits: Limits) -> list[tuple
     return out
 
 
+def full_product(seqs: Sequence[Sequence[T]], limits: Limits) -> list[tuple[T, ...]]:
+    """Every combination, ordered as :func:`truncated_product` tries them: by index sum, then lexicographically."""
+    if any(not s for s in seqs):
+        raise GroundingError("a quantified sub-expression has no grounding")
+    limits.check_expansion(math.prod(len(s) for s in seqs), len(seqs))
+    order = sorted(itertools.product(*(range(len(s)) for s in seqs)), key=lambda v: (sum(v), v))
+    return [tuple(s[p] for s, p in zip(seqs, pos)) for pos in order]
+
+
 def truncated_permutations(n: int, r: int, limits: Limits) -> list[tuple[int, ...]]:
-    """The first ``max_permutations`` ``r``-permutations of ``range(n)`` (none if ``r > n``)."""
+    """The first ``max_permutations`` ``r``-permutations of ``range(n)`` (none if ``r > n``; all of them
+    with ``max_permutations=None``)."""
     if r > n:
         return []
+    if limits.max_permutations is None:
+        limits.check_expansion(math.perm(n, r), r)
+        return list(itertools.permutations(range(n), r))
     if math.perm(n, r) > limits.max_permutations:
         limits.truncated = True
     return list(itertools.islice(itertools.permutations(range(n), r), limits.max_permutations))

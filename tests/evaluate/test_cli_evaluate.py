@@ -150,3 +150,34 @@ def test_virtualhome_subgoal_evaluate_takes_plain_task_ids(tmp_path, fake_server
     assert evaluate("virtualhome", "--mode", "subgoal_decomposition", "--model", "m", "--base-url", server.base_url,
                     "--run-dir", str(run), "--task", "27_2") == 0
     assert [t["identifier"] for t in json.load(open(run / "replies.json"))] == ["scene_1_27_2"]
+
+
+@pytest.mark.parametrize("mode", ["action_sequencing", "goal_interpretation"])
+def test_behavior1k_evaluate_equals_eai_gym_score_on_its_replies(tmp_path, fake_server, mode):
+    """Gold, wrong and unreadable answers: evaluate's summary is what ``eai-gym score`` gives on replies.json."""
+    spec = registry.mode("behavior1k", mode)
+    prompts = {p["llm_prompt"]: p["identifier"] for p in registry.load(spec.prompts)(spec.default_protocol, {})[:6]}
+    gold = {it["identifier"]: it["llm_output"] for it in registry.load(spec.gold)({})}
+    wrong = {"action_sequencing": '[{"action": "OPEN", "object": "no_such.n.01_1"}]',
+             "goal_interpretation": '{"node goals": [["cooked", "ghost.n.01_1"]], "edge goals": [[]]}'}[mode]
+
+    def answer(messages):
+        ident = prompts[messages[-1]["content"]]
+        k = list(prompts.values()).index(ident)
+        return [gold[ident], wrong, "I cannot answer that."][k % 3]
+    server = fake_server(answer=answer)
+    run = tmp_path / "run"
+    assert evaluate("behavior1k", "--mode", mode, "--model", "m", "--base-url", server.base_url,
+                    "--run-dir", str(run), "--limit", "6") == 0
+    result = json.load(open(run / "results.json"))
+    assert [t["identifier"] for t in result["tasks"]] == list(prompts.values())
+    out = tmp_path / "scored.json"
+    assert main(["score", "behavior1k", str(run / "replies.json"), "--mode", mode, "--out", str(out)]) == 0
+    scored = json.load(open(out))
+    assert scored["summary"] == result["summary"]
+    assert [t.get("status") for t in scored["tasks"]] == [t.get("status") for t in result["tasks"]]
+    if mode == "goal_interpretation":
+        assert [t["status"] for t in result["tasks"]][:3] == ["evaluated", "invalid_input", "format_error"]
+    else:
+        assert [t["success"] for t in result["tasks"]][:3] == [bool(json.loads(gold[i])) for i in
+                                                               list(prompts.values())[:1]] + [False, False]

@@ -272,3 +272,22 @@ def test_unparse_round_trips_and_compile_raises_only_bddl_error(expr: object) ->
                 negated, pred, args = literal_parts(lit)
                 assert pred in {"open", "ontop", "inside"} and 1 <= len(args) <= 2
                 assert all(a in {"jar_1", "jar_2", "jar_3", "lid_1", "lid_2", "table_1"} for a in args)
+
+
+def test_uncapped_product_is_the_capped_order_in_full():
+    from itertools import product
+
+    from eai_gym.logic import grounding as G
+
+    for sizes in [(1,), (3,), (2, 3), (3, 1, 2), (2, 2, 2, 2)]:
+        seqs = [[f"{i}{j}" for j in range(n)] for i, n in enumerate(sizes)]
+        full = G.truncated_product(seqs, G.Limits(max_options=None))
+        huge = G.Limits(max_options=10 ** 6)
+        assert full == G.truncated_product(seqs, huge) and not huge.truncated
+        assert sorted(full) == sorted(product(*seqs))
+    assert G.truncated_permutations(4, 2, G.Limits(max_permutations=None)) == \
+        G.truncated_permutations(4, 2, G.Limits(max_permutations=10 ** 6))
+    with pytest.raises(G.GroundingError):
+        G.truncated_product([list(range(50))] * 4, G.Limits(max_options=None, max_expansion=1000))
+    with pytest.raises(G.GroundingError):
+        G.truncated_product([[1], []], G.Limits(max_options=None))

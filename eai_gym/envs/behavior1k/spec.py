@@ -6,8 +6,13 @@ Light on purpose: importing it imports neither Gymnasium nor the world nor its d
 from ...registry import EnvSpec, ModeSpec, SummaryKey, WorldSpec, similarity_mode
 
 PROTOCOLS = ("bddl-3.6.0",)
+#: goal interpretation is scored as EAI scores BEHAVIOR's: its two protocols (docs/goal_interpretation.md)
+GI_PROTOCOLS = ("fixed", "eai-1.0.5")
 SCORING = "eai_gym.scoring.behavior1k.modes"
+PROMPTS = "eai_gym.envs.behavior1k.prompts"
 BEHAVIOR_INPUT = "one JSON file of {identifier: activity, llm_output: [{action, object}, ...]} items"
+GI_INPUT = ("one JSON file of {identifier: activity, llm_output: '{\"node goals\": [...], \"edge goals\": "
+            "[...]}'} items")
 
 WORLD = WorldSpec(
     name="behavior1k",
@@ -19,8 +24,14 @@ WORLD = WorldSpec(
     modes=(
         ModeSpec("behavior1k", "action_sequencing", "replay each output's action list through the symbolic world",
                  PROTOCOLS, f"{SCORING}:action_jobs", gold=f"{SCORING}:action_gold", inputs=BEHAVIOR_INPUT,
+                 prompts=f"{PROMPTS}:action_sequencing_prompts",
                  summary_keys=(SummaryKey("goal_evaluation.task_success_rate"),
                                SummaryKey("trajectory_evaluation.execution_success_rate"))),
+        ModeSpec("behavior1k", "goal_interpretation", "compare each output's goal conditions with the activity's "
+                 ":goal, as EAI scores BEHAVIOR goal interpretation", GI_PROTOCOLS,
+                 f"{SCORING}:goal_interpretation_jobs", gold=f"{SCORING}:goal_interpretation_gold", inputs=GI_INPUT,
+                 prompts=f"{PROMPTS}:goal_interpretation_prompts",
+                 summary_keys=(SummaryKey("overall.overall_confusion_metrics.f1_score"),)),
         similarity_mode("behavior1k", PROTOCOLS, f"{SCORING}:action_gold", f"{SCORING}:similarity_actions",
                         f"{SCORING}:gold_actions", inputs=BEHAVIOR_INPUT),
     ),

@@ -41,3 +41,16 @@ def gold_actions(key: str, options: Mapping[str, Any]) -> list[str]:
     from ...envs.behavior1k.gold import gold_plan
 
     return list(gold_plan(key))
+
+
+def goal_interpretation_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: Any = None) -> Jobs:
+    from .goal_interpretation import goal_interpretation_jobs as jobs
+
+    return jobs(items, protocol)
+
+
+def goal_interpretation_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every activity's goal written as the reply that scores perfectly (1,016 items)."""
+    from .goal_interpretation import gold_items
+
+    return gold_items()
