@@ -10,7 +10,7 @@ import pytest
 import eai_gym  # noqa: F401
 from eai_gym.core import ObjectInfo, Scene, WorldState
 from eai_gym.core.answers import KeptAnswers, state_query
-from eai_gym.core.state import ReadTrackingState, changed_keys
+from eai_gym.core.tracking import ReadTrackingState, changed_keys
 
 
 def _walk_compare(env_id: str, fresh, steps: int, seed: int, **kwargs) -> int:
@@ -148,3 +148,9 @@ def test_lazy_catalogue_equals_building_every_action():
             assert lazy.requirement_groups() == requirement_groups(eager)
             with pytest.raises(IndexError):
                 lazy[len(eager)]
+
+
+@pytest.mark.parametrize("kwargs,seed", [({}, 0), ({}, 1), ({"protocol": "eai-1.0.5"}, 2),
+                                         ({"protocol": "eai-1.0.5", "initial_state": "reference-defaults"}, 3)])
+def test_behavior_kept_mask_equals_fresh_mask(kwargs, seed):
+    assert _walk_compare("eai_gym/Behavior-v0", lambda e: e.full_legal_mask(), 1500, seed, **kwargs) == 1500

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ...core import Action, GoalStatus, Task
+from ...core.answers import KeptAnswers
 from ..base import TaskTextEnv
 from .actions import ACTIONS, TWO_OBJECTS, to_text
 from .dynamics import interactivity, place, run_checks
@@ -20,6 +21,7 @@ from .goals import GoalCrash, partial_counts
 from .plan_progress import shortest_plan_length
 from .state import HANDS, BehaviorState
 from .tasks import check_initial_state, load_task, task_ids, task_record
+from .tracking import BehaviorReadView, changed_keys
 from .world import BehaviorWorld
 
 
@@ -45,6 +47,7 @@ class BehaviorEnv(TaskTextEnv):
         self.task_ids = task_ids()
         if task_id is not None:
             task_record(task_id)
+        self._answers = KeptAnswers(BehaviorReadView, changed_keys)
         super().__init__(task_id, action_mode, terminate_on_error, render_mode, terminate_on_success)
 
     def load_task(self, task_id: str) -> Task[BehaviorState]:
@@ -53,14 +56,61 @@ class BehaviorEnv(TaskTextEnv):
     def catalogue(self, task: Task) -> list[Action]:
         acts = catalogue(task.initial_state)
         self._groups = hand_groups(acts)
+        self._answers.clear()
         return acts
 
     def catalogue_size(self) -> int:
         return max_catalogue_size()
 
     def legal_mask(self) -> np.ndarray:
+        """Which catalogue entries would execute. Only entries some state of the hands allows are tried
+        (:func:`hand_groups`); each entry's answer is kept until a fact it read changes
+        (:class:`~eai_gym.core.answers.KeptAnswers`); :meth:`full_legal_mask` decides every candidate afresh."""
         assert self.episode is not None
         state = self.episode.state  # the history only tells a wrong order from a missing step, not legality
+        answers = self._answers
+        answers.advance(state)
+        values, actions, try_ok = answers.values, self.actions, self._try_ok
+        legal: list[int] = []
+        free, per_hand = self._groups
+        candidates = list(free)
+        for hand, (needs_hand, release, nextto_ontop) in per_hand.items():
+            held = state.held(hand)
+            if held is None:
+                continue  # placing, transferring and releasing with an empty hand always fail
+            candidates += needs_hand
+            candidates += release.get(held, ())
+            # PLACE_NEXTTO_ONTOP(t1, t2) runs the PLACE checks on t1, then on t2, and nothing else
+            ok: dict[str, bool] = {}
+            for i, t1, t2 in nextto_ontop:
+                for t in (t1, t2):
+                    if t not in ok:
+                        key = (hand, t)
+                        v = values.get(key)
+                        if v is None:
+                            v = answers.answer(key, lambda w, t=t, hand=hand: run_checks(
+                                w, [place(t, hand), interactivity(t)]) is None)
+                        ok[t] = v
+                if ok[t1] and ok[t2]:
+                    legal.append(i)
+        for i in candidates:
+            v = values.get(i)
+            if v is None:
+                v = answers.answer(i, lambda w, a=actions[i]: try_ok(w, a))
+            if v:
+                legal.append(i)
+        mask = np.zeros(self.action_space.n, dtype=np.int8)
+        mask[legal] = 1
+        return mask
+
+    def _try_ok(self, state: BehaviorState, action: Action) -> bool:
+        new, _, crash = self.world.try_action(state, action, dry_run=True)
+        return new is not None and crash is None
+
+    def full_legal_mask(self) -> np.ndarray:
+        """:meth:`legal_mask` without the kept answers: every candidate entry's executor runs."""
+        assert self.episode is not None
+        state = self.episode.state
         mask = np.zeros(self.action_space.n, dtype=np.int8)
         free, per_hand = self._groups
         candidates = list(free)

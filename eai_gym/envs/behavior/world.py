@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Iterable, Sequence
 
 from ...core import Action, ActionError, ErrorType, GoalStatus, Outcome, Trajectory
@@ -48,6 +49,7 @@ class BehaviorWorld:
         self.protocol = check_protocol(protocol)
         self.reference = protocol == "eai-1.0.5"
         self.rules = REFERENCE_RULES if self.reference else FIXED_RULES
+        self.dry_rules = dataclasses.replace(self.rules, dry_run=True)
 
     # ------------------------------------------------------------------ parsing
     def parse(self, text: str, state: BehaviorState) -> Action:
@@ -67,27 +69,32 @@ class BehaviorWorld:
         return Action(name, tuple(objects), tuple(objects), raw=raw or to_text(name, objects))
 
     # ------------------------------------------------------------------ execution
-    def try_action(self, state: BehaviorState, action: Action, history: Sequence[BehaviorState] = ()):
-        """``(new_state | None, errors, crash_message | None)``."""
+    def try_action(self, state: BehaviorState, action: Action, history: Sequence[BehaviorState] = (),
+                   dry_run: bool = False):
+        """``(new_state | None, errors, crash_message | None)``; with ``dry_run``, ``state`` itself instead of
+        the new state (whether the action executes, without building its effects)."""
         errors = Errors()
+        rules = self.dry_rules if dry_run else self.rules
         fn = EXECUTORS.get(action.name)
         if fn is None:
             if self.reference:
                 return None, errors, f"KeyError({ACTIONS.index(action.name) + 1})"
-            return self._unmodelled(state, action, history, errors), errors, None
+            return self._unmodelled(state, action, history, errors, rules), errors, None
         try:
-            return fn(state, history, action.args, errors, self.rules), errors, None
+            return fn(state, history, action.args, errors, rules), errors, None
         except ExecutionCrash as e:
             return e.state, errors, str(e)
 
-    def _unmodelled(self, state, action, history, errors):
+    def _unmodelled(self, state, action, history, errors, rules):
         """NAVIGATE_TO (moving is implicit: a no-op) and BURN (Burnt, no heat source modelled)."""
         obj = action.args[0]
         if action.name == "NAVIGATE_TO":
             return state
-        burn = high_level(obj, "Burnt", True, self.rules.free_hand_for_every_state_action)
+        burn = high_level(obj, "Burnt", True, rules.free_hand_for_every_state_action)
         if not check(errors, state, history, [burn, interactivity(obj)], True):
             return None
+        if rules.dry_run:
+            return state
         n = state.copy()
         n.set_value(obj, "Burnt", True)
         return n
@@ -131,7 +138,7 @@ class BehaviorWorld:
             combos = [(x, y) for x in names for y in names if x != y] if a in TWO_OBJECTS else [(x,) for x in names]
             for args in combos:
                 act = Action(a, args, args, raw=to_text(a, args))
-                new, _, crash = self.try_action(state, act)
+                new, _, crash = self.try_action(state, act, dry_run=True)
                 if new is not None and crash is None:
                     out.append(act)
         return out
