@@ -102,8 +102,13 @@ class KeptAnswers:
             self._view = self.view_type(self.state, answers=self)
         return self._view
 
-    def answer(self, key: Hashable, fn: Callable[[Any], Any]) -> Any:
-        """``fn(view)`` for the current state, kept under ``key``."""
+    def answer(self, key: Hashable, fn: Callable[[Any], Any], pinned: frozenset = frozenset()) -> Any:
+        """``fn(view)`` for the current state, kept under ``key``.
+
+        ``pinned``: read keys whose value is part of ``key`` (the caller asks under a key holding their current
+        values, e.g. ``(entry, what the left hand holds)``). Their changes do not drop the answer: it is kept
+        for when they take those values again, until another fact it read changes.
+        """
         v = self.values.get(key, _MISSING)
         if v is not _MISSING:
             return v
@@ -111,6 +116,8 @@ class KeptAnswers:
         reads: set = set()
         view.record_into(reads)
         v = self.values[key] = fn(view)
+        if pinned:
+            reads -= pinned
         index = self.index
         for k in reads:
             s = index.get(k)

@@ -55,7 +55,7 @@ class BehaviorEnv(TaskTextEnv):
 
     def catalogue(self, task: Task) -> list[Action]:
         acts = catalogue(task.initial_state)
-        self._groups = hand_groups(acts)
+        self._groups = hand_groups(acts, task.initial_state.scene.order)
         self._answers.clear()
         return acts
 
@@ -64,42 +64,44 @@ class BehaviorEnv(TaskTextEnv):
 
     def legal_mask(self) -> np.ndarray:
         """Which catalogue entries would execute. Only entries some state of the hands allows are tried
-        (:func:`hand_groups`); each entry's answer is kept until a fact it read changes
-        (:class:`~eai_gym.core.answers.KeptAnswers`); :meth:`full_legal_mask` decides every candidate afresh."""
+        (:func:`hand_groups`). Each entry's answer is kept until a fact it read changes
+        (:class:`~eai_gym.core.answers.KeptAnswers`); a LEFT_/RIGHT_ entry's answer is kept under what that
+        hand holds, so it is reused when the hand holds the same again. :meth:`full_legal_mask` decides every
+        candidate afresh."""
         assert self.episode is not None
         state = self.episode.state  # the history only tells a wrong order from a missing step, not legality
         answers = self._answers
         answers.advance(state)
         values, actions, try_ok = answers.values, self.actions, self._try_ok
-        legal: list[int] = []
-        free, per_hand = self._groups
-        candidates = list(free)
-        for hand, (needs_hand, release, nextto_ontop) in per_hand.items():
-            held = state.held(hand)
-            if held is None:
-                continue  # placing, transferring and releasing with an empty hand always fail
-            candidates += needs_hand
-            candidates += release.get(held, ())
-            # PLACE_NEXTTO_ONTOP(t1, t2) runs the PLACE checks on t1, then on t2, and nothing else
-            ok: dict[str, bool] = {}
-            for i, t1, t2 in nextto_ontop:
-                for t in (t1, t2):
-                    if t not in ok:
-                        key = (hand, t)
-                        v = values.get(key)
-                        if v is None:
-                            v = answers.answer(key, lambda w, t=t, hand=hand: run_checks(
-                                w, [place(t, hand), interactivity(t)]) is None)
-                        ok[t] = v
-                if ok[t1] and ok[t2]:
-                    legal.append(i)
-        for i in candidates:
-            v = values.get(i)
-            if v is None:
-                v = answers.answer(i, lambda w, a=actions[i]: try_ok(w, a))
-            if v:
+        plain, per_hand = self._groups
+        legal = [i for i in plain if i in values and values[i]]
+        for i in plain:
+            if i not in values and answers.answer(i, lambda w, a=actions[i]: try_ok(w, a)):
                 legal.append(i)
         mask = np.zeros(self.action_space.n, dtype=np.int8)
+        for h, hand in enumerate(HANDS):
+            grasp, needs_hand, release, (nto, first, second) = per_hand[hand]
+            held = state.hands[h]
+            pin = _PINS[h]
+            entries = grasp if held is None else grasp + needs_hand + release.get(held, [])
+            for i in entries:
+                v = values.get((i, held))
+                if v is None:
+                    v = answers.answer((i, held), lambda w, a=actions[i]: try_ok(w, a), pin)
+                if v:
+                    legal.append(i)
+            if held is None or not len(nto):
+                continue  # placing with an empty hand always fails
+            # PLACE_NEXTTO_ONTOP(t1, t2) runs the PLACE checks on t1, then on t2, and nothing else
+            ok = np.zeros(len(state.scene.order), dtype=bool)
+            for p, t in enumerate(state.scene.order):
+                key = (hand, t, held)
+                v = values.get(key)
+                if v is None:
+                    v = answers.answer(key, lambda w, t=t, hand=hand: run_checks(
+                        w, [place(t, hand), interactivity(t)]) is None, pin)
+                ok[p] = v
+            mask[nto[ok[first] & ok[second]]] = 1
         mask[legal] = 1
         return mask
 
@@ -108,25 +110,23 @@ class BehaviorEnv(TaskTextEnv):
         return new is not None and crash is None
 
     def full_legal_mask(self) -> np.ndarray:
-        """:meth:`legal_mask` without the kept answers: every candidate entry's executor runs."""
+        """:meth:`legal_mask` without the kept answers: every candidate entry's executor runs in full."""
         assert self.episode is not None
         state = self.episode.state
         mask = np.zeros(self.action_space.n, dtype=np.int8)
-        free, per_hand = self._groups
-        candidates = list(free)
-        for hand, (needs_hand, release, nextto_ontop) in per_hand.items():
+        plain, per_hand = self._groups
+        candidates = list(plain)
+        for hand, (grasp, needs_hand, release, (nto, first, second)) in per_hand.items():
+            candidates += grasp
             held = state.held(hand)
             if held is None:
-                continue  # placing, transferring and releasing with an empty hand always fail
+                continue
             candidates += needs_hand
             candidates += release.get(held, ())
-            # PLACE_NEXTTO_ONTOP(t1, t2) runs the PLACE checks on t1, then on t2, and nothing else
-            ok: dict[str, bool] = {}
-            for i, t1, t2 in nextto_ontop:
-                for t in (t1, t2):
-                    if t not in ok:
-                        ok[t] = run_checks(state, [place(t, hand), interactivity(t)]) is None
-                mask[i] = ok[t1] and ok[t2]
+            order = state.scene.order
+            ok = {t: run_checks(state, [place(t, hand), interactivity(t)]) is None for t in order}
+            for i, p1, p2 in zip(nto, first, second):
+                mask[i] = ok[order[p1]] and ok[order[p2]]
         for i in candidates:
             new, _, crash = self.world.try_action(state, self.actions[i])
             mask[i] = new is not None and crash is None
@@ -173,25 +173,35 @@ class BehaviorEnv(TaskTextEnv):
         return "\n".join(lines)
 
 
-def hand_groups(actions: list[Action]) -> tuple[list[int], dict[str, tuple[list[int], dict, list]]]:
-    """Catalogue indices: those any state may allow, and per hand the PLACE/TRANSFER entries (they need
-    something in that hand), the RELEASE entries by object (they need that object in it) and the
-    PLACE_NEXTTO_ONTOP entries as ``(index, target 1, target 2)``."""
-    free: list[int] = []
-    per_hand: dict[str, tuple[list[int], dict, list]] = {h: ([], {}, []) for h in HANDS}
+#: the read key of each hand (see :mod:`.tracking`): a LEFT_/RIGHT_ entry's answer is kept under its value
+_PINS = (frozenset({("h", 0)}), frozenset({("h", 1)}))
+
+
+def hand_groups(actions: list[Action], order: tuple[str, ...]) -> tuple[list[int], dict[str, tuple]]:
+    """Catalogue indices: those that need no hand, and per hand ``(grasp, needs_hand, release,
+    nextto_ontop)``: its GRASP entries, its PLACE/TRANSFER entries (they need something in that hand), its
+    RELEASE entries by object (they need that object in it) and its PLACE_NEXTTO_ONTOP entries as three
+    arrays (index, position of target 1 in ``order``, position of target 2)."""
+    plain: list[int] = []
+    per_hand: dict[str, tuple] = {h: ([], [], {}, ([], [], [])) for h in HANDS}
+    pos = {n: p for p, n in enumerate(order)}
     for i, a in enumerate(actions):
         side = a.name.split("_", 1)[0]
-        if side not in ("LEFT", "RIGHT") or "GRASP" in a.name:
-            free.append(i)
+        if side not in ("LEFT", "RIGHT"):
+            plain.append(i)
             continue
-        needs_hand, release, nextto_ontop = per_hand[f"{side.lower()}_hand"]
-        if a.name.endswith("RELEASE"):
+        grasp, needs_hand, release, nextto_ontop = per_hand[f"{side.lower()}_hand"]
+        if "GRASP" in a.name:
+            grasp.append(i)
+        elif a.name.endswith("RELEASE"):
             release.setdefault(a.args[0], []).append(i)
         elif a.name.endswith("PLACE_NEXTTO_ONTOP"):
-            nextto_ontop.append((i, a.args[0], a.args[1]))
+            for col, v in zip(nextto_ontop, (i, pos[a.args[0]], pos[a.args[1]])):
+                col.append(v)
         else:
             needs_hand.append(i)
-    return free, per_hand
+    return plain, {h: (g, n, r, tuple(np.array(c, dtype=np.intp) for c in nto))
+                   for h, (g, n, r, nto) in per_hand.items()}
 
 
 def catalogue(state: BehaviorState) -> list[Action]:
