@@ -51,12 +51,25 @@ class BehaviorEnv(TaskTextEnv):
         super().__init__(task_id, action_mode, terminate_on_error, render_mode, terminate_on_success)
 
     def load_task(self, task_id: str) -> Task[BehaviorState]:
-        return load_task(task_id, self.initial_state)
+        """The task, loaded once per (task, initial-state mode) and reused (tasks and states are values):
+        its catalogue and the answers kept about its states carry over to the next episode on it."""
+        key = (task_id, self.initial_state)
+        hit = _LOADED.get(key)
+        if hit is None:
+            if len(_LOADED) >= 256:
+                _LOADED.clear()
+            task = load_task(task_id, self.initial_state)
+            hit = _LOADED[key] = (task, [])
+        return hit[0]
 
     def catalogue(self, task: Task) -> list[Action]:
-        acts = catalogue(task.initial_state)
-        self._groups = hand_groups(acts, task.initial_state.scene.order)
-        self._answers.clear()
+        cached = _LOADED.get((task.id, self.initial_state))
+        if cached is None or cached[0] is not task:  # a task not loaded through load_task
+            cached = (task, [])
+        if not cached[1]:
+            acts = catalogue(task.initial_state)
+            cached[1].extend((acts, hand_groups(acts, task.initial_state.scene.order)))
+        acts, self._groups = cached[1]
         return acts
 
     def catalogue_size(self) -> int:
@@ -173,6 +186,8 @@ class BehaviorEnv(TaskTextEnv):
         return "\n".join(lines)
 
 
+#: (task id, initial-state mode) -> (task, [catalogue, hand groups] once built)
+_LOADED: dict[tuple[str, str], tuple[Task, list]] = {}
 #: the read key of each hand (see :mod:`.tracking`): a LEFT_/RIGHT_ entry's answer is kept under its value
 _PINS = (frozenset({("h", 0)}), frozenset({("h", 1)}))
 

@@ -50,6 +50,9 @@ class BehaviorWorld:
         self.reference = protocol == "eai-1.0.5"
         self.rules = REFERENCE_RULES if self.reference else FIXED_RULES
         self.dry_rules = dataclasses.replace(self.rules, dry_run=True)
+        #: the last goal check, ``(state, goal, names, satisfied or GoalCrash message)``: states are values, so a
+        #: step that leaves the state as it was (a failed action, NAVIGATE_TO) reuses it
+        self._last_check: tuple | None = None
 
     # ------------------------------------------------------------------ parsing
     def parse(self, text: str, state: BehaviorState) -> Action:
@@ -120,7 +123,16 @@ class BehaviorWorld:
 
     # ------------------------------------------------------------------ goals and text
     def satisfied(self, state: BehaviorState, goal: Sequence[GoalCondition], names: dict[str, str]) -> list[bool]:
-        return check_conditions(state, goal, names, self.protocol)
+        last = self._last_check
+        if last is None or last[0] is not state or last[1] is not goal or last[2] is not names:
+            try:
+                result: tuple | str = tuple(check_conditions(state, goal, names, self.protocol))
+            except GoalCrash as e:
+                result = str(e)
+            last = self._last_check = (state, goal, names, result)
+        if isinstance(last[3], str):
+            raise GoalCrash(last[3])
+        return list(last[3])
 
     def goal_status(self, trajectory: Trajectory[BehaviorState], goal: Sequence[GoalCondition]) -> GoalStatus:
         state = trajectory.state
@@ -145,6 +157,9 @@ class BehaviorWorld:
 
     def describe(self, state: BehaviorState, objects: Iterable[str] | None = None) -> str:
         names = list(state.scene.order) if objects is None else list(objects)
+        relations: dict[str, list[str]] = {}
+        for (a, b), r in state.edges.items():
+            relations.setdefault(a, []).append(f"{r} {b}")
         lines = []
         for n in names:
             obj = state.scene.objects[n]
@@ -156,7 +171,7 @@ class BehaviorWorld:
             if n in state.parent:
                 par, link = state.parent[n]
                 parts.append(f"{link} {par}")
-            rels = [f"{r} {b}" for (a, b), r in state.edges.items() if a == n]
+            rels = relations.get(n)
             if rels:
                 parts.append("; ".join(rels))
             if n in state.hands:
