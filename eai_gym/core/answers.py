@@ -17,7 +17,8 @@ is recomputed; only if its value changed are the answers that read it dropped.
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Hashable
+from itertools import compress
+from typing import Any, Callable, Hashable, Sequence
 
 from .tracking import ReadTrackingState, changed_keys
 
@@ -126,6 +127,15 @@ class KeptAnswers:
             else:
                 s.add(key)
         return v
+
+    def truthy(self, items: Sequence[Any], keys: Sequence[Hashable], fn: Callable[[Any], Callable[[Any], Any]],
+               pinned: frozenset = frozenset()) -> list:
+        """The ``items`` whose answer (under the key at the same position in ``keys``) is truthy; a missing
+        answer is ``answer(key, fn(item), pinned)``. (What an action mask asks of hundreds of entries per step.)"""
+        values = self.values
+        for pos in [p for p, k in enumerate(keys) if k not in values]:
+            self.answer(keys[pos], fn(items[pos]), pinned)
+        return list(compress(items, map(values.__getitem__, keys)))
 
     def query(self, fn: Callable[..., Any], args: tuple, view: Any) -> Any:
         """A :func:`state_query`'s value on the current state; ``view`` records that it read it."""

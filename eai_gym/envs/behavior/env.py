@@ -87,22 +87,18 @@ class BehaviorEnv(TaskTextEnv):
         answers.advance(state)
         values, actions, try_ok = answers.values, self.actions, self._try_ok
         plain, per_hand = self._groups
-        legal = [i for i in plain if i in values and values[i]]
-        for i in plain:
-            if i not in values and answers.answer(i, lambda w, a=actions[i]: try_ok(w, a)):
-                legal.append(i)
+
+        def decide(i: int):
+            return lambda w: try_ok(w, actions[i])
+
+        legal = answers.truthy(plain, plain, decide)
         mask = np.zeros(self.action_space.n, dtype=np.int8)
         for h, hand in enumerate(HANDS):
             grasp, needs_hand, release, (nto, first, second) = per_hand[hand]
             held = state.hands[h]
             pin = _PINS[h]
             entries = grasp if held is None else grasp + needs_hand + release.get(held, [])
-            for i in entries:
-                v = values.get((i, held))
-                if v is None:
-                    v = answers.answer((i, held), lambda w, a=actions[i]: try_ok(w, a), pin)
-                if v:
-                    legal.append(i)
+            legal += answers.truthy(entries, [(i, held) for i in entries], decide, pin)
             if held is None or not len(nto):
                 continue  # placing with an empty hand always fails
             # PLACE_NEXTTO_ONTOP(t1, t2) runs the PLACE checks on t1, then on t2, and nothing else

@@ -124,6 +124,11 @@ def legal_mask(world: RearrangeWorld, agent: str, actions: list[str]) -> np.ndar
             continue
         check = skills.CHECKS.get(name)
         for i in where:
+            if name == "Place":
+                ok = skills.can_place(world, agent, idx.parsed[i][1])
+                if ok is not None:
+                    mask[i] = ok
+                    continue
             try:
                 if check is not None:
                     check(world, agent, idx.parsed[i][1][0])

@@ -89,14 +89,9 @@ class VirtualHomeEnv(TaskTextEnv):
         answers = self._answers
         answers.advance(self.episode.state)
         view = answers.view()
-        actions, ok, values = self.actions, self.world.try_action_ok, answers.values
-        legal = []
-        for i in self._candidates(view):
-            v = values.get(i)
-            if v is None:
-                v = answers.answer(i, lambda w, a=actions[i]: ok(w, a))
-            if v:
-                legal.append(i)
+        actions, ok = self.actions, self.world.try_action_ok
+        candidates = self._candidates(view)
+        legal = answers.truthy(candidates, candidates, lambda i: lambda w, a=actions[i]: ok(w, a))
         mask = np.zeros(self.action_space.n, dtype=np.int8)
         mask[legal] = 1
         return mask
