@@ -48,6 +48,10 @@ class BehaviorEnv(TaskTextEnv):
         if task_id is not None:
             task_record(task_id)
         self._answers = KeptAnswers(BehaviorReadView, changed_keys)
+        self._lines: dict = {}  # the observation's object lines (see BehaviorWorld.describe), for one scene
+        self._lines_scene: object = None
+        self._header: list[str] = []
+        self._header_task: Task | None = None
         super().__init__(task_id, action_mode, terminate_on_error, render_mode, terminate_on_success)
 
     def load_task(self, task_id: str) -> Task[BehaviorState]:
@@ -173,10 +177,12 @@ class BehaviorEnv(TaskTextEnv):
     def observation(self) -> str:
         assert self.task is not None and self.episode is not None
         state = self.episode.state
-        goal = self.task.metadata["behavior"]["goal_prompt_lines"]
-        lines = [f"Task {self.task.id}: {self.task.name}", "Goal (BDDL, in scene names):"]
-        lines += ["  " + " ".join(str(t) for t in g) for g in goal]
-        lines += ["Objects:", self.world.describe(state),
+        if self._lines_scene is not state.scene or self._header_task is not self.task:
+            goal = self.task.metadata["behavior"]["goal_prompt_lines"]
+            head = [f"Task {self.task.id}: {self.task.name}", "Goal (BDDL, in scene names):"]
+            head += ["  " + " ".join(str(t) for t in g) for g in goal]
+            self._lines, self._lines_scene, self._header, self._header_task = {}, state.scene, head, self.task
+        lines = self._header + ["Objects:", self.world.describe(state, None, self._lines),
                   f"Left hand: {state.hands[0] or 'empty'}; right hand: {state.hands[1] or 'empty'}",
                   f"Feedback: {self.last_feedback}"]
         return "\n".join(lines)

@@ -155,26 +155,41 @@ class BehaviorWorld:
                     out.append(act)
         return out
 
-    def describe(self, state: BehaviorState, objects: Iterable[str] | None = None) -> str:
+    def describe(self, state: BehaviorState, objects: Iterable[str] | None = None, cache: dict | None = None) -> str:
+        """Objects (default: all) with their states, placement, relations and hand, one per line.
+
+        ``cache`` (a dict the caller keeps for one episode) keeps each object's line with what it was built from
+        (its values dict, parent, relations, hand), so a line is rebuilt only when one of them changed (states
+        are values: a changed object gets a new values dict).
+        """
         names = list(state.scene.order) if objects is None else list(objects)
-        relations: dict[str, list[str]] = {}
+        relations: dict[str, list[tuple[str, str]]] = {}
         for (a, b), r in state.edges.items():
-            relations.setdefault(a, []).append(f"{r} {b}")
+            relations.setdefault(a, []).append((r, b))
+        h0, h1 = state.hands
         lines = []
         for n in names:
+            vals = state.values.get(n)
+            place = state.parent.get(n)
+            rels = relations.get(n)
+            hand = "left" if h0 == n else "right" if h1 == n else None
+            hit = None if cache is None else cache.get(n)
+            if hit is not None and hit[0] is vals and hit[1] == place and hit[2] == rels and hit[3] == hand:
+                lines.append(hit[4])
+                continue
             obj = state.scene.objects[n]
-            vals = state.values.get(n, {})
             parts = [f"{n} ({obj.category})"]
-            st = [f"{k}={'yes' if vals.get(k) else 'no'}" for k in sorted(obj.keys)]
+            st = [f"{k}={'yes' if vals and vals.get(k) else 'no'}" for k in sorted(obj.keys)]
             if st:
                 parts.append("states: " + ", ".join(st))
-            if n in state.parent:
-                par, link = state.parent[n]
-                parts.append(f"{link} {par}")
-            rels = relations.get(n)
+            if place is not None:
+                parts.append(f"{place[1]} {place[0]}")
             if rels:
-                parts.append("; ".join(rels))
-            if n in state.hands:
-                parts.append("in " + ("left" if state.hands[0] == n else "right") + " hand")
-            lines.append("; ".join(parts))
+                parts.append("; ".join(f"{r} {b}" for r, b in rels))
+            if hand is not None:
+                parts.append(f"in {hand} hand")
+            line = "; ".join(parts)
+            if cache is not None:
+                cache[n] = (vals, place, rels, hand, line)
+            lines.append(line)
         return "\n".join(lines)
