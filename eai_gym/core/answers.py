@@ -5,7 +5,8 @@ execute. A step changes a handful of facts, so most answers stay the same. :clas
 each answer with the facts its computation read (through a read-tracking view of the state, by default
 :class:`~.tracking.ReadTrackingState`), and when the state moves on it drops only the answers that read a
 fact the view type's ``changed_keys`` names. Any world's state can take part: it gives a view type (built as
-``view_type(state, reads=None, answers=None)``, with ``record_into(reads)``) and its ``changed_keys``.
+``view_type(state, reads=None, answers=None)``, recording into its ``reads`` set, copies included) and its
+``changed_keys``.
 
 Derived facts (``is_close(state, c, x)``, the room an object is in) are read by many answers and
 depend on many raw facts that change often (the character's CLOSE edges change at every walk) while
@@ -62,7 +63,7 @@ class KeptAnswers:
         self.state: Any = None
         self.values: dict[Hashable, Any] = {}
         self.index: dict[Any, set] = {}
-        self.queries: dict[tuple, tuple[Any, set]] = {}
+        self.queries: dict[tuple, tuple[Any, None]] = {}
         self.qindex: dict[Any, set] = {}
         self._view: Any = None
         self._query_view: Any = None
@@ -113,9 +114,9 @@ class KeptAnswers:
         v = self.values.get(key, _MISSING)
         if v is not _MISSING:
             return v
-        view = self.view()
-        reads: set = set()
-        view.record_into(reads)
+        view = self._view if self._view is not None else self.view()
+        reads = view.reads  # one set per view, emptied for each answer (answers do not nest)
+        reads.clear()
         v = self.values[key] = fn(view)
         if pinned:
             reads -= pinned
@@ -148,14 +149,13 @@ class KeptAnswers:
 
     def _compute(self, qkey: tuple) -> Any:
         fn, args = qkey
-        reads: set = set()
         qview = self._query_view  # one view for every query on this state (queries nest as plain calls)
         if qview is None:
-            qview = self._query_view = self.view_type(self.state, reads)
-        else:
-            qview.record_into(reads)
+            qview = self._query_view = self.view_type(self.state)
+        reads = qview.reads
+        reads.clear()
         v = fn(qview, *args)
-        self.queries[qkey] = (v, reads)
+        self.queries[qkey] = (v, None)
         qindex = self.qindex
         for k in reads:
             s = qindex.get(k)
