@@ -112,12 +112,18 @@ def place(obj: str, hand: str) -> Check:
         held = s.held(hand)
         if held is None:
             return MISSING, "Robot is not holding anything (PLACE)"
-        if obj == held:
-            return MISSING, "Release target obj first before place (PLACE)"
-        if obj in s.in_hand_objects(hand):
-            return MISSING, f"Release target obj {obj} first before place (PLACE)"
-        return None
+        return placing_error(s, obj, held)
     return c
+
+
+@state_query
+def placing_error(s: BehaviorState, obj: str, held: str) -> tuple[str, str] | None:
+    """Why ``obj`` cannot take what the hand holds (``held``, with what it carries), or None."""
+    if obj == held:
+        return MISSING, "Release target obj first before place (PLACE)"
+    if obj in s.subtree(held):
+        return MISSING, f"Release target obj {obj} first before place (PLACE)"
+    return None
 
 
 def ancestor_named(s: BehaviorState, obj: str, names: Sequence[str],
