@@ -50,32 +50,3 @@ def _behavior_brute(env) -> np.ndarray:
 def test_behavior_mask(protocol, seed):
     assert _walk("eai_gym/Behavior-v0", seed, 30, _behavior_brute, protocol) == 30
 
-
-def _rearrange_brute(session, agent: str) -> np.ndarray:
-    from eai_gym.envs.rearrange import catalogue as cat
-    from eai_gym.envs.rearrange import skills
-
-    world = session.world
-    mask = np.zeros(cat.MAX_ACTIONS, dtype=np.int8)
-    if not world.idle(agent):
-        mask[session.actions.index("Wait[]")] = 1
-        return mask
-    for i, text in enumerate(session.actions):
-        try:
-            skills.start(world, agent, text)
-        except skills.SkillFailure:
-            continue
-        mask[i] = 1
-    return mask
-
-
-@pytest.mark.parametrize("protocol,seed", [("fixed", 0), ("fixed", 1), ("partnr", 2)])
-def test_rearrange_mask(protocol, seed):
-    env = gym.make("eai_gym/Rearrange-v0", action_mode="index", protocol=protocol, disable_env_checker=True).unwrapped
-    rng = np.random.default_rng(seed)
-    obs, info = env.reset(seed=seed)
-    for n in range(1, 601):
-        assert np.array_equal(info["action_mask"], _rearrange_brute(env.session, "agent_0")), n
-        obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
-        if term or trunc or n % 50 == 0:
-            obs, info = env.reset(seed=seed * 1000 + n)
