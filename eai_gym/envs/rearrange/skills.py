@@ -200,14 +200,6 @@ def _check_pick(w: World, agent: str, obj: str) -> None:
         raise SkillFailure(ErrorType.MISSING_STEP, "Failed to pick! Not close enough to the object.")
 
 
-def can_pick(w: World, agent: str, obj: str) -> bool:
-    """Whether :func:`_check_pick` passes, without building its failure (the index-mode mask asks this)."""
-    s = w.state
-    return (s.agents[agent].held is None and (s.has_entity(obj) and obj not in s.agents or obj in s.house.room_by_name)
-            and obj in s.classes and s.loc[obj][0] != "held" and s.reachable_inside(obj)
-            and distance(w, agent, obj) <= REACH)
-
-
 def _pick_phase(w: World, agent: str, obj: str) -> Phase:
     def run() -> None:
         _check_pick(w, agent, obj)
@@ -267,29 +259,6 @@ def _check_place(w: World, agent: str, obj: str, relation: str, target: str, ref
         raise SkillFailure(ErrorType.MISSING_STEP, f"Failed to place! the spatial constraint next_to is not feasible "
                            f"because the reference object {ref} either does not exist or has not yet been placed on "
                            f"the {target}. Try placing the object on {target} without the spatial constraint.")
-
-
-def can_place(w: World, agent: str, args: tuple[str, ...]) -> bool | None:
-    """Whether ``Place`` with these arguments would start, for the form the catalogue lists
-    (``obj, on|within, target, None, None``) without building a failure; None for any other form."""
-    if len(args) != 5 or args[1] not in ("on", "within") or args[3] != "None" or args[4] != "None":
-        return None
-    obj, relation, target = args[0], args[1], args[2]
-    s = w.state
-    for name in (obj, target):  # _entity
-        if not (s.has_entity(name) and name not in s.agents or name in s.house.room_by_name):
-            return False
-    if s.agents[agent].held != obj:
-        return False
-    f = s.house.furniture_by_name.get(target)
-    if f is None and target not in s.house.floors:
-        return False
-    if distance(w, agent, target) > REACH:
-        return False
-    if f is not None and f.articulated and relation == "within" and not s.open.get(target, False):
-        return False
-    return (relation == "on" and (f is None or f.relation == "on")) or (
-        relation == "within" and f is not None and f.relation == "within")
 
 
 def _place_phase(w: World, agent: str, obj: str, relation: str, target: str, ref: str | None) -> Phase:
@@ -457,4 +426,4 @@ CHECKS: dict[str, Callable[[World, str, str], None]] = {
     name: _BUILDERS[name].check for name in ("Open", "Close")}  # type: ignore[attr-defined]
 #: skill name -> whether its CHECKS entry would pass (a bool, no failure built)
 CAN_START: dict[str, Callable[[World, str, str], bool]] = {
-    **{name: _BUILDERS[name].can_start for name in ("Open", "Close")}, "Pick": can_pick}  # type: ignore[attr-defined]
+    name: _BUILDERS[name].can_start for name in ("Open", "Close")}  # type: ignore[attr-defined]
