@@ -181,3 +181,20 @@ def test_observations_and_infos_equal_the_recorded_walks(name):
     spec.loader.exec_module(mod)  # type: ignore[union-attr]
     env_id, kwargs = mod.CONFIGS[name]
     assert mod.digest(env_id, kwargs, 400) == RECORDED_DIGESTS[name]
+
+
+def test_virtualhome_close_and_faced_sets_equal_the_queries():
+    from eai_gym.envs.virtualhome.dynamics import close_set, faced_set, is_close, is_facing
+
+    env = gym.make("eai_gym/VirtualHome-v0", action_mode="index").unwrapped
+    rng = np.random.default_rng(5)
+    obs, info = env.reset(seed=5)
+    c = env.world.character
+    for n in range(1, 401):
+        state = env.episode.state
+        objs = list(state.scene.objects)
+        assert close_set(state, c) & set(objs) == {x for x in objs if is_close(state, c, x)}
+        assert faced_set(state, c) & set(objs) == {x for x in objs if is_facing(state, c, x)}
+        obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if term or trunc or n % 50 == 0:
+            obs, info = env.reset(seed=n)

@@ -21,7 +21,7 @@ from ...core import Action, GoalStatus, Step, Task, WorldState
 from ...core.answers import KeptAnswers
 from ..base import TaskTextEnv
 from .actions import ARITY, to_script
-from .dynamics import holding_hand, is_close, is_facing, label
+from .dynamics import LH, RH, close_set, faced_set, holding_hand, is_close, is_facing, label
 from .goals import action_goal_results
 from .plan_progress import shortest_plan_length
 from .tasks import CHARACTER_ID, load_task, task_ids, task_object_ids
@@ -86,9 +86,9 @@ class VirtualHomeEnv(TaskTextEnv):
         Each entry's answer is kept until a fact it read changes (:class:`~eai_gym.core.answers.KeptAnswers`);
         :meth:`full_legal_mask` decides every candidate afresh."""
         assert self.episode is not None
+        state = self.episode.state
         answers = self._answers
-        answers.advance(self.episode.state)
-        view = answers.view()
+        answers.advance(state)
         actions, ok = self.actions, self.world.try_action_ok
 
         def decide(i: int):
@@ -96,7 +96,9 @@ class VirtualHomeEnv(TaskTextEnv):
 
         c = self.world.character
         free, by_close, by_facing, by_held, by_held_close = self._groups
-        near = [x for x in self._objects if is_close(view, c, x)]
+        close, faced = close_set(state, c), faced_set(state, c)
+        held = state.targets(c, RH) | state.targets(c, LH)
+        near = [x for x in self._objects if x in close]
         legal = answers.truthy(free, free, decide)
         # an entry looked up only while its object is close (facing) read that query as True: its answer is kept
         # through the query's changes (pinned), for when the object is close (faced) again
@@ -106,10 +108,10 @@ class VirtualHomeEnv(TaskTextEnv):
                 legal += answers.truthy(group, group, decide, frozenset({("q", (_IS_CLOSE, (c, x)))}))
         for x in self._objects:
             group = by_facing.get(x)
-            if group and is_facing(view, c, x):
+            if group and x in faced:
                 legal += answers.truthy(group, group, decide, frozenset({("q", (_IS_FACING, (c, x)))}))
         for x in self._objects:
-            if holding_hand(view, c, x) is None:
+            if x not in held:
                 continue
             group = by_held.get(x)
             if group:
