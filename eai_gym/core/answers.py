@@ -63,7 +63,7 @@ class KeptAnswers:
         self.state: Any = None
         self.values: dict[Hashable, Any] = {}
         self.index: dict[Any, set] = {}
-        self.queries: dict[tuple, tuple[Any, None]] = {}
+        self.queries: dict[tuple, tuple[Any]] = {}  # (value,): a value may be None
         self.qindex: dict[Any, set] = {}
         self._view: Any = None
         self._query_view: Any = None
@@ -107,9 +107,10 @@ class KeptAnswers:
     def answer(self, key: Hashable, fn: Callable[[Any], Any], pinned: frozenset = frozenset()) -> Any:
         """``fn(view)`` for the current state, kept under ``key``.
 
-        ``pinned``: read keys whose value is part of ``key`` (the caller asks under a key holding their current
-        values, e.g. ``(entry, what the left hand holds)``). Their changes do not drop the answer: it is kept
-        for when they take those values again, until another fact it read changes.
+        ``pinned``: read keys that have the same value whenever this answer is looked up: the caller asks under
+        a key that holds their values (``(entry, what the left hand holds)``), or asks only while they have one
+        value (an entry looked up only while its object is close). Their changes do not drop the answer: it is
+        kept for when they take that value again, until another fact it read changes.
         """
         v = self.values.get(key, _MISSING)
         if v is not _MISSING:
@@ -155,7 +156,7 @@ class KeptAnswers:
         reads = qview.reads
         reads.clear()
         v = fn(qview, *args)
-        self.queries[qkey] = (v, None)
+        self.queries[qkey] = (v,)
         qindex = self.qindex
         for k in reads:
             s = qindex.get(k)

@@ -55,8 +55,8 @@ class BehaviorEnv(TaskTextEnv):
         super().__init__(task_id, action_mode, terminate_on_error, render_mode, terminate_on_success)
 
     def load_task(self, task_id: str) -> Task[BehaviorState]:
-        """The task, loaded once per (task, initial-state mode) and reused (tasks and states are values):
-        its catalogue and the answers kept about its states carry over to the next episode on it."""
+        """The task, loaded once per (task, initial-state mode) and reused (tasks and states are values): its
+        catalogue is built once, and when one episode on it follows another the kept answers carry over."""
         key = (task_id, self.initial_state)
         hit = _LOADED.get(key)
         if hit is None:

@@ -158,7 +158,7 @@ class BehaviorWorld:
     def describe(self, state: BehaviorState, objects: Iterable[str] | None = None, cache: dict | None = None) -> str:
         """Objects (default: all) with their states, placement, relations and hand, one per line.
 
-        ``cache`` (a dict the caller keeps for one episode) keeps each object's line with what it was built from
+        ``cache`` (a dict the caller keeps for one scene) keeps each object's line with what it was built from
         (its values dict, parent, relations, hand), so a line is rebuilt only when one of them changed (states
         are values: a changed object gets a new values dict).
         """
