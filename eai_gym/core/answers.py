@@ -2,8 +2,11 @@
 
 The index-mode action mask asks, after every step, whether each of hundreds of catalogue entries would
 execute. A step changes a handful of facts, so most answers stay the same. :class:`KeptAnswers` keeps
-each answer with the facts its computation read (through a :class:`~.state.ReadTrackingState`), and
-when the state moves on it drops only the answers that read a fact :func:`~.state.changed_keys` names.
+each answer with the facts its computation read (through a read-tracking view of the state, by default
+:class:`~.tracking.ReadTrackingState`), and when the state moves on it drops only the answers that read a
+fact the view type's ``changed_keys`` names. Any world's state can take part: it gives a view type (built as
+``view_type(state, reads=None, answers=None)``, recording into its ``reads`` set, copies included) and its
+``changed_keys``.
 
 Derived facts (``is_close(state, c, x)``, the room an object is in) are read by many answers and
 depend on many raw facts that change often (the character's CLOSE edges change at every walk) while
@@ -15,11 +18,14 @@ is recomputed; only if its value changed are the answers that read it dropped.
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Hashable
+from itertools import compress
+from typing import Any, Callable, Hashable, Sequence
 
-from .state import ReadTrackingState, WorldState, changed_keys
+from .tracking import ReadTrackingState, changed_keys
 
 _MISSING = object()
+#: the view types whose ``answers`` attribute :func:`state_query` consults
+TRACKING_VIEWS: set[type] = {ReadTrackingState}
 
 
 def state_query(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -27,8 +33,8 @@ def state_query(fn: Callable[..., Any]) -> Callable[..., Any]:
     :class:`KeptAnswers` keeps as a fact; called on any other state it is ``fn`` itself."""
 
     @functools.wraps(fn)
-    def query(s: WorldState, *args: Any) -> Any:
-        if s.__class__ is ReadTrackingState and s.answers is not None:
+    def query(s: Any, *args: Any) -> Any:
+        if s.__class__ in TRACKING_VIEWS and s.answers is not None:
             return s.answers.query(fn, args, s)
         return fn(s, *args)
 
@@ -38,24 +44,35 @@ def state_query(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 class KeptAnswers:
     """Answers ``answer(key, fn)`` for the current state (:meth:`advance`), each kept until a fact it
-    read changes. ``fn(view)`` must read the state only through ``view`` (a tracking view of it)."""
+    read changes. ``fn(view)`` must read the state only through ``view`` (a tracking view of it).
 
-    def __init__(self) -> None:
+    Args:
+        view_type: the read-tracking view class of the world's states (registered for :func:`state_query`).
+        changed: ``changed(a, b)``, the read keys whose value differs between two states of one scene (a
+            list the caller may extend).
+    """
+
+    def __init__(self, view_type: type = ReadTrackingState,
+                 changed: Callable[[Any, Any], list] = changed_keys) -> None:
+        TRACKING_VIEWS.add(view_type)
+        self.view_type = view_type
+        self.changed = changed
         self.clear()
 
     def clear(self) -> None:
-        self.state: WorldState | None = None
+        self.state: Any = None
         self.values: dict[Hashable, Any] = {}
         self.index: dict[Any, set] = {}
-        self.queries: dict[tuple, tuple[Any, set]] = {}
+        self.queries: dict[tuple, tuple[Any]] = {}  # (value,): a value may be None
         self.qindex: dict[Any, set] = {}
-        self._view: ReadTrackingState | None = None
+        self._view: Any = None
+        self._query_view: Any = None
 
     def __reduce__(self):
         # a cache: a copy starts empty (kept queries are keyed by functions that do not pickle)
-        return (KeptAnswers, ())
+        return (KeptAnswers, (self.view_type, self.changed))
 
-    def advance(self, state: WorldState) -> None:
+    def advance(self, state: Any) -> None:
         """Move to ``state``: drop the answers that read a fact that differs from the last state."""
         last = self.state
         if last is state:
@@ -64,8 +81,8 @@ class KeptAnswers:
             self.clear()
             self.state = state
             return
-        changed = changed_keys(last, state)
-        self.state, self._view = state, None
+        changed = self.changed(last, state)
+        self.state, self._view, self._query_view = state, None, None
         dirty: set = set()
         for key in changed:
             dirty.update(self.qindex.pop(key, ()))
@@ -80,22 +97,30 @@ class KeptAnswers:
             for i in index.pop(key, ()):
                 values.pop(i, None)
 
-    def view(self) -> ReadTrackingState:
+    def view(self) -> Any:
         """A tracking view of the current state whose queries are the kept ones."""
         if self._view is None:
             assert self.state is not None, "advance() to a state first"
-            self._view = ReadTrackingState(self.state, answers=self)
+            self._view = self.view_type(self.state, answers=self)
         return self._view
 
-    def answer(self, key: Hashable, fn: Callable[[ReadTrackingState], Any]) -> Any:
-        """``fn(view)`` for the current state, kept under ``key``."""
+    def answer(self, key: Hashable, fn: Callable[[Any], Any], pinned: frozenset = frozenset()) -> Any:
+        """``fn(view)`` for the current state, kept under ``key``.
+
+        ``pinned``: read keys that have the same value whenever this answer is looked up: the caller asks under
+        a key that holds their values (``(entry, what the left hand holds)``), or asks only while they have one
+        value (an entry looked up only while its object is close). Their changes do not drop the answer: it is
+        kept for when they take that value again, until another fact it read changes.
+        """
         v = self.values.get(key, _MISSING)
         if v is not _MISSING:
             return v
-        view = self.view()
-        reads: set = set()
-        view.record_into(reads)
+        view = self._view if self._view is not None else self.view()
+        reads = view.reads  # one set per view, emptied for each answer (answers do not nest)
+        reads.clear()
         v = self.values[key] = fn(view)
+        if pinned:
+            reads -= pinned
         index = self.index
         for k in reads:
             s = index.get(k)
@@ -105,7 +130,16 @@ class KeptAnswers:
                 s.add(key)
         return v
 
-    def query(self, fn: Callable[..., Any], args: tuple, view: ReadTrackingState) -> Any:
+    def truthy(self, items: Sequence[Any], keys: Sequence[Hashable], fn: Callable[[Any], Callable[[Any], Any]],
+               pinned: frozenset = frozenset()) -> list:
+        """The ``items`` whose answer (under the key at the same position in ``keys``) is truthy; a missing
+        answer is ``answer(key, fn(item), pinned)``. (What an action mask asks of hundreds of entries per step.)"""
+        values = self.values
+        for pos in [p for p, k in enumerate(keys) if k not in values]:
+            self.answer(keys[pos], fn(items[pos]), pinned)
+        return list(compress(items, map(values.__getitem__, keys)))
+
+    def query(self, fn: Callable[..., Any], args: tuple, view: Any) -> Any:
         """A :func:`state_query`'s value on the current state; ``view`` records that it read it."""
         qkey = (fn, args)
         view.reads.add(("q", qkey))
@@ -116,9 +150,13 @@ class KeptAnswers:
 
     def _compute(self, qkey: tuple) -> Any:
         fn, args = qkey
-        reads: set = set()
-        v = fn(ReadTrackingState(self.state, reads), *args)
-        self.queries[qkey] = (v, reads)
+        qview = self._query_view  # one view for every query on this state (queries nest as plain calls)
+        if qview is None:
+            qview = self._query_view = self.view_type(self.state)
+        reads = qview.reads
+        reads.clear()
+        v = fn(qview, *args)
+        self.queries[qkey] = (v,)
         qindex = self.qindex
         for k in reads:
             s = qindex.get(k)

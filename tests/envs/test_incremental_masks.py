@@ -10,7 +10,7 @@ import pytest
 import eai_gym  # noqa: F401
 from eai_gym.core import ObjectInfo, Scene, WorldState
 from eai_gym.core.answers import KeptAnswers, state_query
-from eai_gym.core.state import ReadTrackingState, changed_keys
+from eai_gym.core.tracking import ReadTrackingState, changed_keys
 
 
 def _walk_compare(env_id: str, fresh, steps: int, seed: int, **kwargs) -> int:
@@ -148,3 +148,53 @@ def test_lazy_catalogue_equals_building_every_action():
             assert lazy.requirement_groups() == requirement_groups(eager)
             with pytest.raises(IndexError):
                 lazy[len(eager)]
+
+
+@pytest.mark.parametrize("kwargs,seed", [({}, 0), ({}, 1), ({"protocol": "eai-1.0.5"}, 2),
+                                         ({"protocol": "eai-1.0.5", "initial_state": "reference-defaults"}, 3)])
+def test_behavior_kept_mask_equals_fresh_mask(kwargs, seed):
+    assert _walk_compare("eai_gym/Behavior-v0", lambda e: e.full_legal_mask(), 1500, seed, **kwargs) == 1500
+
+
+#: ``python benchmarks/walk_digest.py --steps 400`` on the tree before the kept masks of BEHAVIOR and the
+#: observation caches (commit cccd46a): digests of every observation, reward, flag and info (masks included)
+#: along seeded random legal walks. A change that alters what the envs return must re-record them.
+RECORDED_DIGESTS = {
+    "behavior.eai.refdefaults": "9c2496e8e9d896215c0c4d208b307e717ea73acfb05e4395657d4b3608f971c4",
+    "behavior.fixed": "8fe6c10d739997994af4279400ba789749c3a5fa2bc3a9898684234110b93006",
+    "rearrange.fixed": "d448c56a1fff86645884575feff7fa96ff740d353a69bd0520fa6ea883407dbc",
+    "rearrange.partnr.legal": "311c8db590f68c66d3569f214e55951fccd485e3a2902c8e15f1ecf8b760a8c9",
+    "virtualhome.eai": "231d8b62604857ad1d29c178ea08a32166d88e2404e72604cea75b77edfc654c",
+    "virtualhome.fixed": "0a46eca8bce38c0408e72159ba4f1bf6379c0ca6b10460a4f2731e18beab738c",
+    "virtualhome.fixed.admissible": "70e11988cfd52b284d11fc9d8d30f6a8729035920e02c235e3705c3247392b55",
+}
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED_DIGESTS))
+def test_observations_and_infos_equal_the_recorded_walks(name):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "walk_digest.py"
+    spec = importlib.util.spec_from_file_location("walk_digest", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    env_id, kwargs = mod.CONFIGS[name]
+    assert mod.digest(env_id, kwargs, 400) == RECORDED_DIGESTS[name]
+
+
+def test_virtualhome_close_and_faced_sets_equal_the_queries():
+    from eai_gym.envs.virtualhome.dynamics import close_set, faced_set, is_close, is_facing
+
+    env = gym.make("eai_gym/VirtualHome-v0", action_mode="index").unwrapped
+    rng = np.random.default_rng(5)
+    obs, info = env.reset(seed=5)
+    c = env.world.character
+    for n in range(1, 401):
+        state = env.episode.state
+        objs = list(state.scene.objects)
+        assert close_set(state, c) & set(objs) == {x for x in objs if is_close(state, c, x)}
+        assert faced_set(state, c) & set(objs) == {x for x in objs if is_facing(state, c, x)}
+        obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if term or trunc or n % 50 == 0:
+            obs, info = env.reset(seed=n)

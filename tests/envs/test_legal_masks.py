@@ -49,3 +49,4 @@ def _behavior_brute(env) -> np.ndarray:
 @pytest.mark.parametrize("protocol,seed", [("fixed", s) for s in range(4)] + [("eai-1.0.5", 9)])
 def test_behavior_mask(protocol, seed):
     assert _walk("eai_gym/Behavior-v0", seed, 30, _behavior_brute, protocol) == 30
+

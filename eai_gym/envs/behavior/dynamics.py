@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+from ...core.answers import state_query
 from .state import INSIDE, BehaviorState
 
 AFF, MISSING, ADD, ORDER = "AFFORDANCE_ERROR", "MISSING_STEP", "ADDITIONAL_STEP", "WRONG_TEMPORAL_ORDER"
@@ -53,25 +54,48 @@ def check(errors: Errors, state: BehaviorState, history: Sequence[BehaviorState]
     return False
 
 
+# ------------------------------------------------------------------ queries (kept as facts by the index mask)
+@state_query
+def both_hands_full(s: BehaviorState) -> bool:
+    return s.hands[0] is not None and s.hands[1] is not None
+
+
+@state_query
+def in_a_hand(s: BehaviorState, obj: str) -> bool:
+    return obj in s.hands
+
+
+@state_query
+def holding_with(s: BehaviorState, key: str) -> bool:
+    """A hand holds an object that has the state ``key`` (a slicer, a cleaning tool)."""
+    return any(h is not None and s.value(h, key) is not None for h in s.hands)
+
+
+@state_query
+def interactivity_error(s: BehaviorState, obj: str) -> tuple[str, str] | None:
+    """Inside a closed container (along the tree), or a sliced whole object: the error; else None."""
+    if s.scene.is_floor(obj):
+        return None
+    for node, par, link in s.ancestors(obj):
+        if s.value(par, "Open") is False and link == INSIDE:
+            return MISSING, f"{par} is closed, open first"
+    if s.value(obj, "Sliced") and "part" not in obj:
+        return AFF, f"{obj} is sliced, you need to interact with parts of it"
+    return None
+
+
 # ------------------------------------------------------------------ shared checks
 def interactivity(obj: str) -> Check:
     """Not inside a closed container (along the tree), and not a sliced whole object."""
     def c(s: BehaviorState):
-        if s.scene.is_floor(obj):
-            return None
-        for node, par, link in s.ancestors(obj):
-            if s.value(par, "Open") is False and link == INSIDE:
-                return MISSING, f"{par} is closed, open first"
-        if s.value(obj, "Sliced") and "part" not in obj:
-            return AFF, f"{obj} is sliced, you need to interact with parts of it"
-        return None
+        return interactivity_error(s, obj)
     return c
 
 
 def high_level(obj: str, key: str, target: bool, hands_free: bool = True) -> Check:
     """One hand free (unless ``hands_free`` is off), the object has the state, not already there."""
     def c(s: BehaviorState):
-        if hands_free and s.hands[0] is not None and s.hands[1] is not None:
+        if hands_free and both_hands_full(s):
             return MISSING, "Robot's both hands are full (HIGH_LEVEL_ACTION)"
         v = s.value(obj, key)
         if v is None:
@@ -88,12 +112,18 @@ def place(obj: str, hand: str) -> Check:
         held = s.held(hand)
         if held is None:
             return MISSING, "Robot is not holding anything (PLACE)"
-        if obj == held:
-            return MISSING, "Release target obj first before place (PLACE)"
-        if obj in s.in_hand_objects(hand):
-            return MISSING, f"Release target obj {obj} first before place (PLACE)"
-        return None
+        return placing_error(s, obj, held)
     return c
+
+
+@state_query
+def placing_error(s: BehaviorState, obj: str, held: str) -> tuple[str, str] | None:
+    """Why ``obj`` cannot take what the hand holds (``held``, with what it carries), or None."""
+    if obj == held:
+        return MISSING, "Release target obj first before place (PLACE)"
+    if obj in s.subtree(held):
+        return MISSING, f"Release target obj {obj} first before place (PLACE)"
+    return None
 
 
 def ancestor_named(s: BehaviorState, obj: str, names: Sequence[str],

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ...core import Action, GoalStatus, Task
+from ...core.answers import KeptAnswers
 from ..base import TaskTextEnv
 from .actions import ACTIONS, TWO_OBJECTS, to_text
 from .dynamics import interactivity, place, run_checks
@@ -20,6 +21,7 @@ from .goals import GoalCrash, partial_counts
 from .plan_progress import shortest_plan_length
 from .state import HANDS, BehaviorState
 from .tasks import check_initial_state, load_task, task_ids, task_record
+from .tracking import BehaviorReadView, changed_keys
 from .world import BehaviorWorld
 
 
@@ -45,38 +47,99 @@ class BehaviorEnv(TaskTextEnv):
         self.task_ids = task_ids()
         if task_id is not None:
             task_record(task_id)
+        self._answers = KeptAnswers(BehaviorReadView, changed_keys)
+        self._lines: dict = {}  # the observation's object lines (see BehaviorWorld.describe), for one scene
+        self._lines_scene: object = None
+        self._header: list[str] = []
+        self._header_task: Task | None = None
         super().__init__(task_id, action_mode, terminate_on_error, render_mode, terminate_on_success)
 
     def load_task(self, task_id: str) -> Task[BehaviorState]:
-        return load_task(task_id, self.initial_state)
+        """The task, loaded once per (task, initial-state mode) and reused (tasks and states are values): its
+        catalogue is built once, and when one episode on it follows another the kept answers carry over."""
+        key = (task_id, self.initial_state)
+        hit = _LOADED.get(key)
+        if hit is None:
+            if len(_LOADED) >= 256:
+                _LOADED.clear()
+            task = load_task(task_id, self.initial_state)
+            hit = _LOADED[key] = (task, [])
+        return hit[0]
 
     def catalogue(self, task: Task) -> list[Action]:
-        acts = catalogue(task.initial_state)
-        self._groups = hand_groups(acts)
+        cached = _LOADED.get((task.id, self.initial_state))
+        if cached is None or cached[0] is not task:  # a task not loaded through load_task
+            cached = (task, [])
+        if not cached[1]:
+            acts = catalogue(task.initial_state)
+            cached[1].extend((acts, hand_groups(acts, task.initial_state.scene.order)))
+        acts, self._groups = cached[1]
         return acts
 
     def catalogue_size(self) -> int:
         return max_catalogue_size()
 
     def legal_mask(self) -> np.ndarray:
+        """Which catalogue entries would execute. Only entries some state of the hands allows are tried
+        (:func:`hand_groups`). Each entry's answer is kept until a fact it read changes
+        (:class:`~eai_gym.core.answers.KeptAnswers`); a LEFT_/RIGHT_ entry's answer is kept under what that
+        hand holds, so it is reused when the hand holds the same again. :meth:`full_legal_mask` decides every
+        candidate afresh."""
         assert self.episode is not None
         state = self.episode.state  # the history only tells a wrong order from a missing step, not legality
+        answers = self._answers
+        answers.advance(state)
+        values, actions, try_ok = answers.values, self.actions, self._try_ok
+        plain, per_hand = self._groups
+
+        def decide(i: int):
+            return lambda w: try_ok(w, actions[i])
+
+        legal = answers.truthy(plain, plain, decide)
         mask = np.zeros(self.action_space.n, dtype=np.int8)
-        free, per_hand = self._groups
-        candidates = list(free)
-        for hand, (needs_hand, release, nextto_ontop) in per_hand.items():
+        for h, hand in enumerate(HANDS):
+            grasp, needs_hand, release, (nto, first, second) = per_hand[hand]
+            held = state.hands[h]
+            pin = _PINS[h]
+            entries = grasp if held is None else grasp + needs_hand + release.get(held, [])
+            legal += answers.truthy(entries, [(i, held) for i in entries], decide, pin)
+            if held is None or not len(nto):
+                continue  # placing with an empty hand always fails
+            # PLACE_NEXTTO_ONTOP(t1, t2) runs the PLACE checks on t1, then on t2, and nothing else
+            ok = np.zeros(len(state.scene.order), dtype=bool)
+            for p, t in enumerate(state.scene.order):
+                key = (hand, t, held)
+                v = values.get(key)
+                if v is None:
+                    v = answers.answer(key, lambda w, t=t, hand=hand: run_checks(
+                        w, [place(t, hand), interactivity(t)]) is None, pin)
+                ok[p] = v
+            mask[nto[ok[first] & ok[second]]] = 1
+        mask[legal] = 1
+        return mask
+
+    def _try_ok(self, state: BehaviorState, action: Action) -> bool:
+        new, _, crash = self.world.try_action(state, action, dry_run=True)
+        return new is not None and crash is None
+
+    def full_legal_mask(self) -> np.ndarray:
+        """:meth:`legal_mask` without the kept answers: every candidate entry's executor runs in full."""
+        assert self.episode is not None
+        state = self.episode.state
+        mask = np.zeros(self.action_space.n, dtype=np.int8)
+        plain, per_hand = self._groups
+        candidates = list(plain)
+        for hand, (grasp, needs_hand, release, (nto, first, second)) in per_hand.items():
+            candidates += grasp
             held = state.held(hand)
             if held is None:
-                continue  # placing, transferring and releasing with an empty hand always fail
+                continue
             candidates += needs_hand
             candidates += release.get(held, ())
-            # PLACE_NEXTTO_ONTOP(t1, t2) runs the PLACE checks on t1, then on t2, and nothing else
-            ok: dict[str, bool] = {}
-            for i, t1, t2 in nextto_ontop:
-                for t in (t1, t2):
-                    if t not in ok:
-                        ok[t] = run_checks(state, [place(t, hand), interactivity(t)]) is None
-                mask[i] = ok[t1] and ok[t2]
+            order = state.scene.order
+            ok = {t: run_checks(state, [place(t, hand), interactivity(t)]) is None for t in order}
+            for i, p1, p2 in zip(nto, first, second):
+                mask[i] = ok[order[p1]] and ok[order[p2]]
         for i in candidates:
             new, _, crash = self.world.try_action(state, self.actions[i])
             mask[i] = new is not None and crash is None
@@ -114,34 +177,48 @@ class BehaviorEnv(TaskTextEnv):
     def observation(self) -> str:
         assert self.task is not None and self.episode is not None
         state = self.episode.state
-        goal = self.task.metadata["behavior"]["goal_prompt_lines"]
-        lines = [f"Task {self.task.id}: {self.task.name}", "Goal (BDDL, in scene names):"]
-        lines += ["  " + " ".join(str(t) for t in g) for g in goal]
-        lines += ["Objects:", self.world.describe(state),
+        if self._lines_scene is not state.scene or self._header_task is not self.task:
+            goal = self.task.metadata["behavior"]["goal_prompt_lines"]
+            head = [f"Task {self.task.id}: {self.task.name}", "Goal (BDDL, in scene names):"]
+            head += ["  " + " ".join(str(t) for t in g) for g in goal]
+            self._lines, self._lines_scene, self._header, self._header_task = {}, state.scene, head, self.task
+        lines = self._header + ["Objects:", self.world.describe(state, None, self._lines),
                   f"Left hand: {state.hands[0] or 'empty'}; right hand: {state.hands[1] or 'empty'}",
                   f"Feedback: {self.last_feedback}"]
         return "\n".join(lines)
 
 
-def hand_groups(actions: list[Action]) -> tuple[list[int], dict[str, tuple[list[int], dict, list]]]:
-    """Catalogue indices: those any state may allow, and per hand the PLACE/TRANSFER entries (they need
-    something in that hand), the RELEASE entries by object (they need that object in it) and the
-    PLACE_NEXTTO_ONTOP entries as ``(index, target 1, target 2)``."""
-    free: list[int] = []
-    per_hand: dict[str, tuple[list[int], dict, list]] = {h: ([], {}, []) for h in HANDS}
+#: (task id, initial-state mode) -> (task, [catalogue, hand groups] once built)
+_LOADED: dict[tuple[str, str], tuple[Task, list]] = {}
+#: the read key of each hand (see :mod:`.tracking`): a LEFT_/RIGHT_ entry's answer is kept under its value
+_PINS = (frozenset({("h", 0)}), frozenset({("h", 1)}))
+
+
+def hand_groups(actions: list[Action], order: tuple[str, ...]) -> tuple[list[int], dict[str, tuple]]:
+    """Catalogue indices: those that need no hand, and per hand ``(grasp, needs_hand, release,
+    nextto_ontop)``: its GRASP entries, its PLACE/TRANSFER entries (they need something in that hand), its
+    RELEASE entries by object (they need that object in it) and its PLACE_NEXTTO_ONTOP entries as three
+    arrays (index, position of target 1 in ``order``, position of target 2)."""
+    plain: list[int] = []
+    per_hand: dict[str, tuple] = {h: ([], [], {}, ([], [], [])) for h in HANDS}
+    pos = {n: p for p, n in enumerate(order)}
     for i, a in enumerate(actions):
         side = a.name.split("_", 1)[0]
-        if side not in ("LEFT", "RIGHT") or "GRASP" in a.name:
-            free.append(i)
+        if side not in ("LEFT", "RIGHT"):
+            plain.append(i)
             continue
-        needs_hand, release, nextto_ontop = per_hand[f"{side.lower()}_hand"]
-        if a.name.endswith("RELEASE"):
+        grasp, needs_hand, release, nextto_ontop = per_hand[f"{side.lower()}_hand"]
+        if "GRASP" in a.name:
+            grasp.append(i)
+        elif a.name.endswith("RELEASE"):
             release.setdefault(a.args[0], []).append(i)
         elif a.name.endswith("PLACE_NEXTTO_ONTOP"):
-            nextto_ontop.append((i, a.args[0], a.args[1]))
+            for col, v in zip(nextto_ontop, (i, pos[a.args[0]], pos[a.args[1]])):
+                col.append(v)
         else:
             needs_hand.append(i)
-    return free, per_hand
+    return plain, {h: (g, n, r, tuple(np.array(c, dtype=np.intp) for c in nto))
+                   for h, (g, n, r, nto) in per_hand.items()}
 
 
 def catalogue(state: BehaviorState) -> list[Action]:

@@ -9,7 +9,7 @@ It raises :class:`ExecutionCrash` where the reference raises (the action then fa
 from __future__ import annotations
 
 from dataclasses import dataclass
-from .dynamics import ADD, AFF, MISSING, Errors, check, interactivity, place, run_checks
+from .dynamics import ADD, AFF, MISSING, Errors, check, in_a_hand, interactivity, place, run_checks
 from .state import INSIDE, NEXTTO, ONFLOOR, ONTOP, UNDER, BehaviorState
 
 
@@ -24,6 +24,9 @@ class Rules:
     #: every state-changing action but CLEAN needs a free hand (the evolving graph), or only OPEN, CLOSE,
     #: TOGGLE_ON and TOGGLE_OFF do (iGibson's action environment in eai-eval, ``transition_model/action_env.py``)
     free_hand_for_every_state_action: bool = True
+    #: stop once the action is known to execute and return the input state (no copy, no effects): what the
+    #: index-mode mask asks. The result differs from a full run only in the state returned.
+    dry_run: bool = False
 
 
 REFERENCE_RULES = Rules()
@@ -54,7 +57,7 @@ def grasp(s, history, args, errors, rules, hand):
             return AFF, f"Object {obj} too big to grasp"
         if st.held(hand) == obj:
             return ADD, f"Object {obj} already in hand"
-        if obj in st.hands:
+        if in_a_hand(st, obj):
             return ADD, f"Object {obj} already in other hand"
         if st.held(hand) is not None:
             return MISSING, f"{hand} hand full, release first before grasp"
@@ -62,6 +65,8 @@ def grasp(s, history, args, errors, rules, hand):
 
     if not check(errors, s, history, [grasp_check, interactivity(obj)], temporal=True):
         return None
+    if rules.dry_run:
+        return s
     n = s.copy()
     n.remove_edges_of(obj)
     n.set_hand(hand, obj)
@@ -86,6 +91,8 @@ def release(s, history, args, errors, rules, hand):
 
     if not check(errors, s, history, [release_check, interactivity(obj)], temporal=True):
         return None
+    if rules.dry_run:
+        return s
     n = s.copy()
     n.set_hand(hand, None)
     return n
@@ -109,6 +116,8 @@ def place_ontop(s, history, args, errors, rules, hand):
     target = args[0]
     if run_and_record(errors, s, [place(target, hand), interactivity(target)]):
         return None
+    if rules.dry_run:
+        return s
     n = s.copy()
     held = s.held(hand)
     if s.scene.is_floor(target):
@@ -140,6 +149,8 @@ def place_inside(s, history, args, errors, rules, hand):
             errors.add(AFF, f"Cannot place inside floor {target}")
             return None
         raise ExecutionCrash(f"{target} has no node in the relation tree", s)
+    if rules.dry_run:
+        return s
     n = s.copy()
     n.attach(held, target, INSIDE)
     n.set_hand(hand, None)
@@ -150,6 +161,8 @@ def place_nextto(s, history, args, errors, rules, hand):
     target = args[0]
     if run_and_record(errors, s, [place(target, hand), interactivity(target)]):
         return None
+    if rules.dry_run:
+        return s
     n = s.copy()
     held = s.held(hand)
     n.add_edge(target, NEXTTO, held)
@@ -163,6 +176,8 @@ def place_under(s, history, args, errors, rules, hand):
     target = args[0]
     if run_and_record(errors, s, [place(target, hand), interactivity(target)]):
         return None
+    if rules.dry_run:
+        return s
     n = s.copy()
     held = s.held(hand)
     n.add_edge(held, UNDER, target)
@@ -177,6 +192,8 @@ def place_nextto_ontop(s, history, args, errors, rules, hand):
         return None
     if run_and_record(errors, s, [place(t2, hand), interactivity(t2)]):
         return None
+    if rules.dry_run:
+        return s
     n = s.copy()
     held = s.held(hand)
     n.add_edge(held, NEXTTO, t1)
@@ -191,6 +208,10 @@ def place_nextto_ontop(s, history, args, errors, rules, hand):
 
 def _transfer(s, rules, hand, target, link):
     held = s.held(hand)
+    if rules.dry_run:
+        if s.children.get(held) and not rules.transfer_moves_all:
+            raise ExecutionCrash("dictionary changed size during iteration", s)
+        return s
     n = s.copy()
     contents = list(n.children.get(held, ()))
     for i, child in enumerate(contents):

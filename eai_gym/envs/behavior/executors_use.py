@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import partial
 
 from . import executors as X
-from .dynamics import ADD, AFF, MISSING, ancestor_named, check, high_level, interactivity, toggled_on
+from .dynamics import ADD, AFF, MISSING, ancestor_named, check, high_level, holding_with, interactivity, toggled_on
 from .state import BehaviorState
 
 
@@ -20,6 +20,8 @@ def open_close(s, history, args, errors, rules, target: bool):
 
     if not check(errors, s, history, [high_level(obj, "Open", target), interactivity(obj), not_toggled], True):
         return None
+    if rules.dry_run:
+        return s
     n = s.copy()
     n.set_value(obj, "Open", target)
     return n
@@ -35,6 +37,8 @@ def toggle(s, history, args, errors, rules, target: bool):
 
     if not check(errors, s, history, [high_level(obj, "ToggledOn", target), interactivity(obj), closed], True):
         return None
+    if rules.dry_run:
+        return s
     n = s.copy()
     n.set_value(obj, "ToggledOn", target)
     if target and "dishwasher" in obj:
@@ -49,13 +53,15 @@ def slice_(s, history, args, errors, rules):
     obj = args[0]
 
     def has_slicer(st: BehaviorState):
-        if any(h is not None and st.value(h, "Slicer") is not None for h in st.hands):
+        if holding_with(st, "Slicer"):
             return None
         return MISSING, "No slicer in inventory (SLICE)"
 
     free = rules.free_hand_for_every_state_action
     if not check(errors, s, history, [has_slicer, high_level(obj, "Sliced", True, free), interactivity(obj)], True):
         return None
+    if rules.dry_run:
+        return s
     n = s.copy()
     n.set_value(obj, "Sliced", True)
     parts = s.scene.parts_of(obj)
@@ -83,7 +89,7 @@ def slice_(s, history, args, errors, rules):
 def _clean_dust(s, history, obj, errors):
     def cleaner(st: BehaviorState):
         in_cleaner = not st.scene.is_floor(obj) and ancestor_named(st, obj, ("dishwasher", "sink"), toggled_on)
-        has_tool = any(h is not None and st.value(h, "CleaningTool") is not None for h in st.hands)
+        has_tool = holding_with(st, "CleaningTool")
         if not in_cleaner and not has_tool:
             return MISSING, "No cleaner in inventory or object not in toggled on cleaner (CLEAN_DUST)"
         return None
@@ -152,6 +158,8 @@ def soak_dry(s, history, args, errors, rules, target: bool):
     checks = [high_level(obj, "Soaked", target, rules.free_hand_for_every_state_action), interactivity(obj), in_soaker]
     if not check(errors, s, history, checks, True):
         return None
+    if rules.dry_run:
+        return s
     n = s.copy()
     n.set_value(obj, "Soaked", target)
     return n
@@ -162,6 +170,8 @@ def freeze(s, history, args, errors, rules, target: bool):
     checks = [high_level(obj, "Frozen", target, rules.free_hand_for_every_state_action), interactivity(obj)]
     if not check(errors, s, history, checks, True):
         return None
+    if rules.dry_run:
+        return s
     n = s.copy()
     n.set_value(obj, "Frozen", target)
     return n
@@ -176,6 +186,8 @@ def cook(s, history, args, errors, rules):
     checks = [high_level(obj, "Cooked", True, rules.free_hand_for_every_state_action), interactivity(obj), in_cooker]
     if not check(errors, s, history, checks, True):
         return None
+    if rules.dry_run:
+        return s
     n = s.copy()
     n.set_value(obj, "Cooked", True)
     return n

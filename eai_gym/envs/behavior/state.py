@@ -91,8 +91,10 @@ class BehaviorState:
     def in_hand_objects(self, hand: str) -> set[str]:
         """The object in ``hand`` and all its descendants in the tree."""
         top = self.held(hand)
-        if top is None:
-            return set()
+        return set() if top is None else self.subtree(top)
+
+    def subtree(self, top: str) -> set[str]:
+        """``top`` and all its descendants in the tree."""
         out, stack = set(), [top]
         while stack:
             n = stack.pop()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Iterable, Sequence
 
 from ...core import Action, ActionError, ErrorType, GoalStatus, Outcome, Trajectory
@@ -48,6 +49,10 @@ class BehaviorWorld:
         self.protocol = check_protocol(protocol)
         self.reference = protocol == "eai-1.0.5"
         self.rules = REFERENCE_RULES if self.reference else FIXED_RULES
+        self.dry_rules = dataclasses.replace(self.rules, dry_run=True)
+        #: the last goal check, ``(state, goal, names, satisfied or GoalCrash message)``: states are values, so a
+        #: step that leaves the state as it was (a failed action, NAVIGATE_TO) reuses it
+        self._last_check: tuple | None = None
 
     # ------------------------------------------------------------------ parsing
     def parse(self, text: str, state: BehaviorState) -> Action:
@@ -67,27 +72,32 @@ class BehaviorWorld:
         return Action(name, tuple(objects), tuple(objects), raw=raw or to_text(name, objects))
 
     # ------------------------------------------------------------------ execution
-    def try_action(self, state: BehaviorState, action: Action, history: Sequence[BehaviorState] = ()):
-        """``(new_state | None, errors, crash_message | None)``."""
+    def try_action(self, state: BehaviorState, action: Action, history: Sequence[BehaviorState] = (),
+                   dry_run: bool = False):
+        """``(new_state | None, errors, crash_message | None)``; with ``dry_run``, ``state`` itself instead of
+        the new state (whether the action executes, without building its effects)."""
         errors = Errors()
+        rules = self.dry_rules if dry_run else self.rules
         fn = EXECUTORS.get(action.name)
         if fn is None:
             if self.reference:
                 return None, errors, f"KeyError({ACTIONS.index(action.name) + 1})"
-            return self._unmodelled(state, action, history, errors), errors, None
+            return self._unmodelled(state, action, history, errors, rules), errors, None
         try:
-            return fn(state, history, action.args, errors, self.rules), errors, None
+            return fn(state, history, action.args, errors, rules), errors, None
         except ExecutionCrash as e:
             return e.state, errors, str(e)
 
-    def _unmodelled(self, state, action, history, errors):
+    def _unmodelled(self, state, action, history, errors, rules):
         """NAVIGATE_TO (moving is implicit: a no-op) and BURN (Burnt, no heat source modelled)."""
         obj = action.args[0]
         if action.name == "NAVIGATE_TO":
             return state
-        burn = high_level(obj, "Burnt", True, self.rules.free_hand_for_every_state_action)
+        burn = high_level(obj, "Burnt", True, rules.free_hand_for_every_state_action)
         if not check(errors, state, history, [burn, interactivity(obj)], True):
             return None
+        if rules.dry_run:
+            return state
         n = state.copy()
         n.set_value(obj, "Burnt", True)
         return n
@@ -113,7 +123,16 @@ class BehaviorWorld:
 
     # ------------------------------------------------------------------ goals and text
     def satisfied(self, state: BehaviorState, goal: Sequence[GoalCondition], names: dict[str, str]) -> list[bool]:
-        return check_conditions(state, goal, names, self.protocol)
+        last = self._last_check
+        if last is None or last[0] is not state or last[1] is not goal or last[2] is not names:
+            try:
+                result: tuple | str = tuple(check_conditions(state, goal, names, self.protocol))
+            except GoalCrash as e:
+                result = str(e)
+            last = self._last_check = (state, goal, names, result)
+        if isinstance(last[3], str):
+            raise GoalCrash(last[3])
+        return list(last[3])
 
     def goal_status(self, trajectory: Trajectory[BehaviorState], goal: Sequence[GoalCondition]) -> GoalStatus:
         state = trajectory.state
@@ -131,28 +150,46 @@ class BehaviorWorld:
             combos = [(x, y) for x in names for y in names if x != y] if a in TWO_OBJECTS else [(x,) for x in names]
             for args in combos:
                 act = Action(a, args, args, raw=to_text(a, args))
-                new, _, crash = self.try_action(state, act)
+                new, _, crash = self.try_action(state, act, dry_run=True)
                 if new is not None and crash is None:
                     out.append(act)
         return out
 
-    def describe(self, state: BehaviorState, objects: Iterable[str] | None = None) -> str:
+    def describe(self, state: BehaviorState, objects: Iterable[str] | None = None, cache: dict | None = None) -> str:
+        """Objects (default: all) with their states, placement, relations and hand, one per line.
+
+        ``cache`` (a dict the caller keeps for one scene) keeps each object's line with what it was built from
+        (its values dict, parent, relations, hand), so a line is rebuilt only when one of them changed (states
+        are values: a changed object gets a new values dict).
+        """
         names = list(state.scene.order) if objects is None else list(objects)
+        relations: dict[str, list[tuple[str, str]]] = {}
+        for (a, b), r in state.edges.items():
+            relations.setdefault(a, []).append((r, b))
+        h0, h1 = state.hands
         lines = []
         for n in names:
+            vals = state.values.get(n)
+            place = state.parent.get(n)
+            rels = relations.get(n)
+            hand = "left" if h0 == n else "right" if h1 == n else None
+            hit = None if cache is None else cache.get(n)
+            if hit is not None and hit[0] is vals and hit[1] == place and hit[2] == rels and hit[3] == hand:
+                lines.append(hit[4])
+                continue
             obj = state.scene.objects[n]
-            vals = state.values.get(n, {})
             parts = [f"{n} ({obj.category})"]
-            st = [f"{k}={'yes' if vals.get(k) else 'no'}" for k in sorted(obj.keys)]
+            st = [f"{k}={'yes' if vals and vals.get(k) else 'no'}" for k in sorted(obj.keys)]
             if st:
                 parts.append("states: " + ", ".join(st))
-            if n in state.parent:
-                par, link = state.parent[n]
-                parts.append(f"{link} {par}")
-            rels = [f"{r} {b}" for (a, b), r in state.edges.items() if a == n]
+            if place is not None:
+                parts.append(f"{place[1]} {place[0]}")
             if rels:
-                parts.append("; ".join(rels))
-            if n in state.hands:
-                parts.append("in " + ("left" if state.hands[0] == n else "right") + " hand")
-            lines.append("; ".join(parts))
+                parts.append("; ".join(f"{r} {b}" for r, b in rels))
+            if hand is not None:
+                parts.append(f"in {hand} hand")
+            line = "; ".join(parts)
+            if cache is not None:
+                cache[n] = (vals, place, rels, hand, line)
+            lines.append(line)
         return "\n".join(lines)

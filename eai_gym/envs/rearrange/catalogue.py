@@ -95,6 +95,38 @@ def _index(actions: list[str]) -> _Index:
     return idx
 
 
+def can_pick(w: RearrangeWorld, agent: str, obj: str) -> bool:
+    """Whether Pick of ``obj`` would start (the checks of ``_check_pick`` in :mod:`.skills`), without building
+    its failure."""
+    s = w.state
+    return (s.agents[agent].held is None and (s.has_entity(obj) and obj not in s.agents or obj in s.house.room_by_name)
+            and obj in s.classes and s.loc[obj][0] != "held" and s.reachable_inside(obj)
+            and skills.distance(w, agent, obj) <= skills.REACH)
+
+
+def can_place(w: RearrangeWorld, agent: str, args: tuple[str, ...]) -> bool | None:
+    """Whether ``Place`` with these arguments would start, for the form the catalogue lists
+    (``obj, on|within, target, None, None``) without building a failure; None for any other form."""
+    if len(args) != 5 or args[1] not in ("on", "within") or args[3] != "None" or args[4] != "None":
+        return None
+    obj, relation, target = args[0], args[1], args[2]
+    s = w.state
+    for name in (obj, target):  # skills' _entity check
+        if not (s.has_entity(name) and name not in s.agents or name in s.house.room_by_name):
+            return False
+    if s.agents[agent].held != obj:
+        return False
+    f = s.house.furniture_by_name.get(target)
+    if f is None and target not in s.house.floors:
+        return False
+    if skills.distance(w, agent, target) > skills.REACH:
+        return False
+    if f is not None and f.articulated and relation == "within" and not s.open.get(target, False):
+        return False
+    return (relation == "on" and (f is None or f.relation == "on")) or (
+        relation == "within" and f is not None and f.relation == "within")
+
+
 def legal_mask(world: RearrangeWorld, agent: str, actions: list[str]) -> np.ndarray:
     """int8 mask over ``MAX_ACTIONS``: the catalogue entries whose skill would start now. Only the entries
     that can start are tried: every Navigate/Explore/Wait/Done/FindAgentActionTool entry starts; a Pick
@@ -116,7 +148,8 @@ def legal_mask(world: RearrangeWorld, agent: str, actions: list[str]) -> np.ndar
             where = idx.place.get(held, ()) if held is not None else ()
         elif name == "Pick" and held is not None:
             continue  # the first check Pick makes fails
-        can_start = skills.CAN_START.get(name)  # entries name existing furniture, so the check alone decides
+        can_start = can_pick if name == "Pick" else skills.CAN_START.get(name)  # entries name existing things,
+        # so the checks alone decide
         if can_start is not None:
             for i in where:
                 if can_start(world, agent, idx.parsed[i][1][0]):
@@ -124,6 +157,11 @@ def legal_mask(world: RearrangeWorld, agent: str, actions: list[str]) -> np.ndar
             continue
         check = skills.CHECKS.get(name)
         for i in where:
+            if name == "Place":
+                ok = can_place(world, agent, idx.parsed[i][1])
+                if ok is not None:
+                    mask[i] = ok
+                    continue
             try:
                 if check is not None:
                     check(world, agent, idx.parsed[i][1][0])

@@ -299,7 +299,7 @@ def _open_close(opening: bool) -> Callable[[World, str, tuple[str, ...]], list[P
         """Whether :func:`check` passes, without building its failure (the index-mode mask asks this)."""
         f = w.state.house.furniture_by_name.get(target)
         return (f is not None and f.articulated and (opening or w.state.agents[agent].held is None)
-                and distance(w, agent, target) <= REACH and w.state.open.get(target, False) != opening)
+                and w.state.open.get(target, False) != opening and distance(w, agent, target) <= REACH)
 
     def check(w: World, agent: str, target: str) -> None:
         """Raise the SkillFailure of an Open/Close that cannot start (``CHECKS`` exposes it)."""

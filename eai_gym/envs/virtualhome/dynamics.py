@@ -126,6 +126,25 @@ def is_facing(s: WorldState, c, x) -> bool:
     return any(x in s.targets(f, FACING) for f in facing)
 
 
+def close_set(s: WorldState, c) -> set:
+    """Every x with ``is_close(s, c, x)``, in one pass (x is on something close when it is a source of its ON)."""
+    near = s.targets(c, CLOSE)
+    out = set(near)
+    for n in near:
+        out |= s.targets(n, CLOSE)
+        out |= s.sources(n, ON)
+    return out
+
+
+def faced_set(s: WorldState, c) -> set:
+    """Every x with ``is_facing(s, c, x)``, in one pass."""
+    facing = s.targets(c, FACING)
+    out = set(facing)
+    for f in facing:
+        out |= s.targets(f, FACING)
+    return out
+
+
 def free_hand(s: WorldState, c) -> str | None:
     if not s.targets(c, RH):
         return RH

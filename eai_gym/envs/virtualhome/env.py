@@ -21,7 +21,7 @@ from ...core import Action, GoalStatus, Step, Task, WorldState
 from ...core.answers import KeptAnswers
 from ..base import TaskTextEnv
 from .actions import ARITY, to_script
-from .dynamics import holding_hand, is_close, label
+from .dynamics import LH, RH, close_set, faced_set, holding_hand, is_close, is_facing, label
 from .goals import action_goal_results
 from .plan_progress import shortest_plan_length
 from .tasks import CHARACTER_ID, load_task, task_ids, task_object_ids
@@ -86,17 +86,40 @@ class VirtualHomeEnv(TaskTextEnv):
         Each entry's answer is kept until a fact it read changes (:class:`~eai_gym.core.answers.KeptAnswers`);
         :meth:`full_legal_mask` decides every candidate afresh."""
         assert self.episode is not None
+        state = self.episode.state
         answers = self._answers
-        answers.advance(self.episode.state)
-        view = answers.view()
-        actions, ok, values = self.actions, self.world.try_action_ok, answers.values
-        legal = []
-        for i in self._candidates(view):
-            v = values.get(i)
-            if v is None:
-                v = answers.answer(i, lambda w, a=actions[i]: ok(w, a))
-            if v:
-                legal.append(i)
+        answers.advance(state)
+        actions, ok = self.actions, self.world.try_action_ok
+
+        def decide(i: int):
+            return lambda w: ok(w, actions[i])
+
+        c = self.world.character
+        free, by_close, by_facing, by_held, by_held_close = self._groups
+        close, faced = close_set(state, c), faced_set(state, c)
+        held = state.targets(c, RH) | state.targets(c, LH)
+        near = [x for x in self._objects if x in close]
+        legal = answers.truthy(free, free, decide)
+        # an entry looked up only while its object is close (facing) read that query as True: its answer is kept
+        # through the query's changes (pinned), for when the object is close (faced) again
+        for x in near:
+            group = by_close.get(x)
+            if group:
+                legal += answers.truthy(group, group, decide, frozenset({("q", (_IS_CLOSE, (c, x)))}))
+        for x in self._objects:
+            group = by_facing.get(x)
+            if group and x in faced:
+                legal += answers.truthy(group, group, decide, frozenset({("q", (_IS_FACING, (c, x)))}))
+        for x in self._objects:
+            if x not in held:
+                continue
+            group = by_held.get(x)
+            if group:
+                legal += answers.truthy(group, group, decide)
+            for y in near:
+                group = by_held_close.get((x, y))
+                if group:
+                    legal += answers.truthy(group, group, decide, frozenset({("q", (_IS_CLOSE, (c, y)))}))
         mask = np.zeros(self.action_space.n, dtype=np.int8)
         mask[legal] = 1
         return mask
@@ -112,12 +135,15 @@ class VirtualHomeEnv(TaskTextEnv):
 
     def _candidates(self, state: WorldState) -> list[int]:
         c = self.world.character
-        free, by_close, by_held, by_held_close = self._groups
+        free, by_close, by_facing, by_held, by_held_close = self._groups
         near = [x for x in self._objects if is_close(state, c, x)]
         held_now = [x for x in self._objects if holding_hand(state, c, x) is not None]
         candidates = list(free)
         for x in near:
             candidates += by_close.get(x, ())
+        for x in self._objects:
+            if is_facing(state, c, x):
+                candidates += by_facing.get(x, ())
         for x in held_now:
             candidates += by_held.get(x, ())
             for y in near:
@@ -191,13 +217,17 @@ NEEDS_CLOSE = frozenset({"SIT", "LIE", "GRAB", "OPEN", "CLOSE", "SWITCHON", "SWI
                          "WIPE", "WASH", "RINSE", "SCRUB", "TOUCH", "TYPE", "MOVE", "PULL", "PUSH", "SQUEEZE",
                          "CUT", "EAT"})
 NEEDS_HELD = frozenset({"PUTBACK", "PUTIN", "POUR", "DROP", "RELEASE", "PUTON", "DRINK", "READ"})
+#: actions whose executor fails unless the character faces the object (``is_facing``)
+NEEDS_FACING = frozenset({"LOOKAT", "LOOKAT_MEDIUM", "LOOKAT_SHORT", "LOOKAT_LONG", "POINTAT", "WATCH"})
+_IS_CLOSE, _IS_FACING = is_close.compute, is_facing.compute  # type: ignore[attr-defined]  # kept-query keys
 
 
-def requirement_groups(actions: list[Action]) -> tuple[list[int], dict, dict, dict]:
-    """Catalogue indices by the condition they need: (no condition, by close object, by held object,
-    by (held object, close object))."""
+def requirement_groups(actions: list[Action]) -> tuple[list[int], dict, dict, dict, dict]:
+    """Catalogue indices by the condition they need: (no condition, by close object, by faced object, by held
+    object, by (held object, close object))."""
     free: list[int] = []
     by_close: dict[int, list[int]] = {}
+    by_facing: dict[int, list[int]] = {}
     by_held: dict[int, list[int]] = {}
     by_held_close: dict[tuple[int, int], list[int]] = {}
     for i, a in enumerate(actions):
@@ -207,9 +237,11 @@ def requirement_groups(actions: list[Action]) -> tuple[list[int], dict, dict, di
             by_held.setdefault(a.args[0], []).append(i)
         elif a.name in NEEDS_CLOSE:
             by_close.setdefault(a.args[0], []).append(i)
+        elif a.name in NEEDS_FACING:
+            by_facing.setdefault(a.args[0], []).append(i)
         else:
             free.append(i)
-    return free, by_close, by_held, by_held_close
+    return free, by_close, by_facing, by_held, by_held_close
 
 
 def task_objects(task: Task) -> tuple[int, ...]:
@@ -271,10 +303,11 @@ class ActionCatalogue(Sequence[Action]):
         row, col = divmod(offset, len(self.ids) - 1)
         return (row, col if col < row else col + 1)
 
-    def requirement_groups(self) -> tuple[list[int], dict, dict, dict]:
+    def requirement_groups(self) -> tuple[list[int], dict, dict, dict, dict]:
         """:func:`requirement_groups` of this catalogue, from its layout (no action is built)."""
         free: list[int] = []
         by_close: dict[int, list[int]] = {}
+        by_facing: dict[int, list[int]] = {}
         by_held: dict[int, list[int]] = {}
         by_held_close: dict[tuple[int, int], list[int]] = {}
         ids, k = self.ids, len(self.ids)
@@ -284,13 +317,13 @@ class ActionCatalogue(Sequence[Action]):
                 for off in range(size):
                     r, c = self._positions(off, 2)
                     by_held_close.setdefault((ids[r], ids[c]), []).append(start + off)
-            elif name in NEEDS_HELD or name in NEEDS_CLOSE:
-                target = by_held if name in NEEDS_HELD else by_close
+            elif name in NEEDS_HELD or name in NEEDS_CLOSE or name in NEEDS_FACING:
+                target = by_held if name in NEEDS_HELD else by_close if name in NEEDS_CLOSE else by_facing
                 for off in range(size):
                     target.setdefault(ids[off], []).append(start + off)
             else:
                 free.extend(range(start, start + size))
-        return free, by_close, by_held, by_held_close
+        return free, by_close, by_facing, by_held, by_held_close
 
 
 _MAX_CAT: dict[str, int] = {}

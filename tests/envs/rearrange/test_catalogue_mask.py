@@ -39,3 +39,19 @@ def test_fast_mask_equals_trying_every_entry(seed):
         actions = {a: int(rng.choice(np.flatnonzero(infos[a]["action_mask"]))) for a in env.agents}
         obs, rewards, terms, truncs, infos = env.step(actions)
     assert checked > 50
+
+
+@pytest.mark.parametrize("protocol,seed", [("fixed", 0), ("fixed", 1), ("partnr", 2)])
+def test_single_agent_mask_equals_trying_every_entry_on_long_walks(protocol, seed):
+    import gymnasium as gym
+
+    import eai_gym  # noqa: F401
+
+    env = gym.make("eai_gym/Rearrange-v0", action_mode="index", protocol=protocol, disable_env_checker=True).unwrapped
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    for n in range(1, 601):
+        assert np.array_equal(info["action_mask"], _brute(env.session.world, "agent_0", env.session.actions)), n
+        obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if term or trunc or n % 50 == 0:
+            obs, info = env.reset(seed=seed * 1000 + n)
