@@ -43,20 +43,23 @@ def _score(args: argparse.Namespace, mode: registry.ModeSpec, options: dict, all
     except OutPathError as e:
         print(f"eai-gym: {e}", file=sys.stderr)
         return 2
+    from .scoring.runner import fewer_collections
+
     t0 = time.perf_counter()
-    try:
-        if args.gold:
-            items = registry.load(mode.gold or "")(options)
-        else:
-            items = registry.load(mode.load_items)(args.plans, options)
-        jobs = registry.load(mode.jobs)(items, args.protocol, options, mode)
-    except InputFileError as e:
-        print(f"eai-gym: {e}", file=sys.stderr)
-        return 2
-    records, fields = _map(args, items, jobs, all_options)
-    run = ScoreRun(args.world, mode, args.protocol, list(args.plans), args.gold, options, records, fields,
-                   __version__)
-    result, shown = registry.load(mode.result)(run)
+    with fewer_collections():  # task data, items and records are long-lived: collecting them is wasted work
+        try:
+            if args.gold:
+                items = registry.load(mode.gold or "")(options)
+            else:
+                items = registry.load(mode.load_items)(args.plans, options)
+            jobs = registry.load(mode.jobs)(items, args.protocol, options, mode)
+        except InputFileError as e:
+            print(f"eai-gym: {e}", file=sys.stderr)
+            return 2
+        records, fields = _map(args, items, jobs, all_options)
+        run = ScoreRun(args.world, mode, args.protocol, list(args.plans), args.gold, options, records, fields,
+                       __version__)
+        result, shown = registry.load(mode.result)(run)
     return _finish(args, result, shown, time.perf_counter() - t0)
 
 
