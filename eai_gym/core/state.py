@@ -382,7 +382,6 @@ def changed_keys(a: WorldState, b: WorldState) -> list[tuple[str, Any]]:
 def _apply_grouped(out: dict, inn: dict, groups, remove: bool) -> set[str]:
     """Add (or remove) grouped edges ``(a, rel, [b, ...])`` to both indexes; returns the relations."""
     rels = set()
-    changed_in: dict[tuple, list] = {}  # (b, rel) -> the a's, so each (large) reverse set is rebuilt once
     for a, rel, targets in groups:
         rels.add(rel)
         ts = frozenset(targets)
@@ -390,10 +389,9 @@ def _apply_grouped(out: dict, inn: dict, groups, remove: bool) -> set[str]:
         cur = out.get(key, EMPTY)
         out[key] = cur - ts if remove else cur | ts
         for b in ts:
-            changed_in.setdefault((b, rel), []).append(a)
-    for k, sources in changed_in.items():
-        src = inn.get(k, EMPTY)
-        inn[k] = src.difference(sources) if remove else src.union(sources)
+            k = (b, rel)
+            src = inn.get(k, EMPTY)
+            inn[k] = src - {a} if remove else src | {a}
     return rels
 
 
