@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from typing import Any, Sequence
@@ -204,9 +205,28 @@ def _check_score_args(parser: argparse.ArgumentParser, args: argparse.Namespace)
     return mode
 
 
+#: commands after which, run as a program, the process ends at once (:func:`os._exit`, once both streams are
+#: flushed and every file written is closed): they hold the task data, and freeing it object by object at
+#: interpreter exit took ~0.2 s of CPU, a third of ``eai-gym score virtualhome --gold``
+QUICK_EXIT_COMMANDS = ("score", "prompts")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command; ``argv`` None: ``sys.argv`` (run as a program)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    code = _dispatch(parser, args, argv)
+    if argv is None and args.command in QUICK_EXIT_COMMANDS:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except Exception:  # noqa: BLE001 - e.g. a closed pipe: leave it to the normal exit
+            return code
+        os._exit(code)
+    return code
+
+
+def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: Sequence[str] | None) -> int:
     if args.command == "score":
         mode = _check_score_args(parser, args)
         options, all_options = _score_options(parser, args, mode)
