@@ -64,10 +64,10 @@ def _children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def run_cpu(argv: list[str], env: dict | None = None) -> tuple[float, str]:
+def run_cpu(argv: list[str], env: dict | None = None, cwd: Path = ROOT) -> tuple[float, str]:
     """CPU seconds of one child process (and what it printed); fails loudly on a non-zero exit."""
     before = _children_cpu()
-    p = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=ROOT)
+    p = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd)
     if p.returncode != 0:
         raise RuntimeError(f"{' '.join(argv[:6])} ... exited {p.returncode}: {p.stderr[-1500:]}")
     return _children_cpu() - before, p.stdout
@@ -125,20 +125,21 @@ def references(python: str, tmp: Path, slow: bool) -> dict[str, Any]:
     env = dict(os.environ, PYTHONHASHSEED="0")
     env.pop("PYTHONPATH", None)
     res: dict[str, Any] = {}
-    _, text = run_cpu([python, "-c", _reference_as_driver(), str(tmp / "vh40.json")], env)
+    _, text = run_cpu([python, "-c", _reference_as_driver(), str(tmp / "vh40.json")], env, tmp)
     r = json.loads(text.strip().splitlines()[-1])
     res["vh40_in_process"], res["vh40_summary"] = r["seconds"], r["summary"]
     from benchmarks.bench_goal_interpretation import REFERENCE as GI_REFERENCE
 
-    res["goal_interpretation"], _ = run_cpu([python, "-c", GI_REFERENCE, "virtualhome", str(tmp / "gi.json")], env)
+    res["goal_interpretation"], _ = run_cpu([python, "-c", GI_REFERENCE, "virtualhome", str(tmp / "gi.json")], env,
+                                            tmp)
     if slow:
         from benchmarks.bench_prompts import BE_REF, VH_REF
 
         prompts = {}
         with tempfile.TemporaryDirectory() as d:
             for m in MODULES:
-                prompts[f"virtualhome:{m}"], _ = run_cpu([python, "-c", VH_REF, m, d], env)
-            prompts["behavior:goal_interpretation"], _ = run_cpu([python, "-c", BE_REF, d], env)
+                prompts[f"virtualhome:{m}"], _ = run_cpu([python, "-c", VH_REF, m, d], env, Path(d))
+            prompts["behavior:goal_interpretation"], _ = run_cpu([python, "-c", BE_REF, d], env, Path(d))
         res["prompts"] = prompts
     return res
 
