@@ -46,19 +46,21 @@ def _items(mode: str, n: int) -> list[dict]:
     return [gold[i % len(gold)] for i in range(n)]
 
 
-#: runs ``eai-gym ARGS`` and prints the CPU time of its own process and of its (finished) worker processes
+#: runs ``eai-gym ARGS`` and prints the CPU time of its own process and of its (finished) worker processes,
+#: then ends as the command does when run as a program (``os._exit``, not freeing the data at exit)
 RUSAGE_WRAPPER = r"""
-import json, resource, runpy, sys
-sys.argv = ["eai-gym"] + sys.argv[1:]
+import json, os, resource, sys
+from eai_gym.cli import main
 try:
-    runpy.run_module("eai_gym.cli", run_name="__main__")
-    code = 0
+    code = main(sys.argv[1:])
 except SystemExit as e:
     code = e.code
+sys.stdout.flush()
 me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 print("RUSAGE " + json.dumps({"self_cpu_s": me.ru_utime + me.ru_stime, "self_maxrss_mb": me.ru_maxrss / 1024,
       "workers_cpu_s": kids.ru_utime + kids.ru_stime, "worker_maxrss_mb": kids.ru_maxrss / 1024}), file=sys.stderr)
-sys.exit(code)
+sys.stderr.flush()
+os._exit(code if isinstance(code, int) else 1)
 """
 
 
