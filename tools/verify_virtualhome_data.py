@@ -33,7 +33,7 @@ def main() -> int:
                              utils.load_name_equivalence())
     bad = 0
     for fid in data["task_order"]:
-        rec = data["tasks"][fid]
+        rec = json.loads(data["tasks"][fid])
         goals = rec["vh_goal"]["goal"]
         node_goals = EU.remove_duplicate_dicts([g for g in goals if "id" in g])
         edge_goals = EU.remove_duplicate_dicts([g for g in goals if "from_id" in g])

@@ -8,7 +8,6 @@ import sys
 from typing import Any
 
 from .. import __version__
-from .client import LLM_MISSING, FatalRequestError, public_endpoint
 
 #: exit code of a run that finished but had requests that failed after their retries (rerun with --resume)
 EXIT_REQUEST_ERRORS = 3
@@ -80,6 +79,8 @@ def mode_options(args: argparse.Namespace, world: str, mode: str) -> dict[str, A
 
 
 def settings_of(args: argparse.Namespace, protocol: str, argv: list[str]) -> dict[str, Any]:
+    from .client import public_endpoint
+
     return {"eai_gym_version": __version__, "world": args.world, "mode": args.mode, "protocol": protocol,
             "model": args.model, "endpoint": public_endpoint(args.base_url),
             "sampling": {"temperature": args.temperature, "max_tokens": args.max_tokens, "seed": args.seed},
@@ -126,7 +127,7 @@ def run_evaluate(args: argparse.Namespace, argv: list[str]) -> int:
     """Run the world's mode as the flags say. Exit codes: 0 done, 2 bad options or an unusable run directory
     (before any model call), 3 done with failed requests (rerun with --resume)."""
     from .. import registry
-    from .client import ModelClient
+    from .client import LLM_MISSING, FatalRequestError, ModelClient
     from .rundir import RunDir, RunDirError
     from .targets import target as make_target
 

@@ -20,6 +20,8 @@ from typing import Any, Callable, Iterator, Sequence
 from lark import Lark, Transformer, v_args
 from lark.exceptions import LarkError, VisitError
 
+from .tl_reader import build_tree, read_plain
+
 
 class TLError(ValueError):
     """A formula that cannot be read; ``unknown_primitive`` tells the hallucination case apart."""
@@ -159,7 +161,20 @@ def _stable(message: str) -> str:
 
 
 def parse(text: str, predicates: Sequence[str], actions: Sequence[str]) -> Formula:
-    """Parse ``text``; a name outside ``predicates`` and ``actions`` is an unknown primitive."""
+    """Parse ``text``; a name outside ``predicates`` and ``actions`` is an unknown primitive. Plain formulas
+    are read directly (:mod:`.tl_reader`, the same result), the others by lark's Earley parser."""
+    tree = read_plain(text) if isinstance(text, str) else None
+    if tree is None:
+        return parse_with_lark(text, predicates, actions)
+    try:
+        return build_tree(tree, _Build(predicates, actions))
+    except Exception as e:  # noqa: BLE001 - as lark's transformer wraps any error (below)
+        msg = _stable(str(e))
+        raise TLError(msg, unknown_primitive="Unknown primitive" in msg) from None
+
+
+def parse_with_lark(text: str, predicates: Sequence[str], actions: Sequence[str]) -> Formula:
+    """:func:`parse` by lark's Earley parser alone (every text, and the errors' messages)."""
     try:
         tree = _parser().parse(text)
         return _Build(predicates, actions).transform(tree)

@@ -171,8 +171,11 @@ def save_text(out: str, text: str) -> tuple[str, str | None]:
 
 def progress(items: Iterable[Any], total: int, label: str, stream: TextIO | None = None) -> Iterator[Any]:
     """Yield ``items``, with a ``tqdm`` progress bar on ``stream`` (stderr) when it is a terminal."""
-    from tqdm import tqdm
-
     stream = sys.stderr if stream is None else stream
     show = hasattr(stream, "isatty") and stream.isatty() and total > 0
+    if not show:  # what a disabled bar yields, without importing tqdm
+        yield from items
+        return
+    from tqdm import tqdm
+
     yield from tqdm(items, total=total, desc=label, file=stream, disable=not show, unit="item", dynamic_ncols=True)

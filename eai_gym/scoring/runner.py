@@ -17,6 +17,7 @@ whatever the backend. ``fn`` (and ``init``) must be module-level functions (pick
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
 import json
@@ -25,7 +26,6 @@ import os
 import signal
 import sys
 import time
-from concurrent import futures
 from typing import Any, Callable, Iterator, Sequence
 
 from .io import progress
@@ -44,6 +44,18 @@ class RunnerError(Exception):
 #: Scoring allocates many short-lived objects next to large long-lived task data; at the default, the
 #: collections triggered that way took ~40% of `eai-gym score virtualhome --gold` (0.24 of 0.6 s CPU).
 YOUNG_GC_THRESHOLD = 20_000
+
+
+@contextlib.contextmanager
+def fewer_collections() -> Iterator[None]:
+    """Within the block, the cyclic collector looks at young objects only every
+    :data:`YOUNG_GC_THRESHOLD` allocations (restored afterwards)."""
+    threshold = gc.get_threshold()
+    gc.set_threshold(max(threshold[0], YOUNG_GC_THRESHOLD), *threshold[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
 
 
 def check_backend(backend: str) -> None:
@@ -80,29 +92,27 @@ def run_items(fn: Callable[[Any, Any], Any], items: Sequence[Any], *, init: Call
         if resume:
             log(f"resuming from {jsonl}: {len(done)} of {n} items already scored")
     todo = [(i, items[i]) for i in range(n) if results[i] is _MISSING]
-    threshold = gc.get_threshold()
-    gc.set_threshold(max(threshold[0], YOUNG_GC_THRESHOLD), *threshold[1:])
-    try:
-        if todo:
-            if backend == "ray":
-                stream = _ray(fn, todo, init, init_args, workers, chunk_size)
-            elif workers == 1 or len(todo) == 1:
-                stream = _serial(fn, todo, init, init_args)
-            else:
-                stream = _processes(fn, todo, init, init_args, workers, chunk_size)
-            try:
-                for i, rec in progress(stream, len(todo), label):
-                    results[i] = rec
-                    if journal is not None:
-                        journal.add(i, rec)
-            finally:
-                close = getattr(stream, "close", None)
-                if close is not None:
-                    close()  # stops the workers now, also on an error or Ctrl-C
-    finally:
-        gc.set_threshold(*threshold)
-        if journal is not None:
-            journal.close()
+    with fewer_collections():
+        try:
+            if todo:
+                if backend == "ray":
+                    stream = _ray(fn, todo, init, init_args, workers, chunk_size)
+                elif workers == 1 or len(todo) == 1:
+                    stream = _serial(fn, todo, init, init_args)
+                else:
+                    stream = _processes(fn, todo, init, init_args, workers, chunk_size)
+                try:
+                    for i, rec in progress(stream, len(todo), label):
+                        results[i] = rec
+                        if journal is not None:
+                            journal.add(i, rec)
+                finally:
+                    close = getattr(stream, "close", None)
+                    if close is not None:
+                        close()  # stops the workers now, also on an error or Ctrl-C
+        finally:
+            if journal is not None:
+                journal.close()
     return results
 
 
@@ -136,6 +146,8 @@ def _run_chunk(fn, chunk: list) -> list:
 
 def _processes(fn, todo, init, init_args, workers, chunk_size) -> Iterator[tuple[int, Any]]:
     chunks = _chunks(todo, workers, chunk_size)
+    from concurrent import futures
+
     pool = futures.ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(init, init_args))
     pending: set = set()
     try:

@@ -1,4 +1,9 @@
-"""ALFWorld's PDDL problem files (``initial_state.pddl``), parsed with lark.
+"""ALFWorld's PDDL problem files (``initial_state.pddl``), parsed with lark (``pddl.lark``).
+
+A problem file is one s-expression. Texts made only of printable ASCII other than ``;`` (so without comments)
+and lark's whitespace -- every ALFWorld problem -- are read by :func:`read_simple_sexp`, a direct reader that
+gives the same tree as the lark grammar (tests/envs/alfworld/test_pddl_reader.py); any other text, and any
+malformed one (so that its error message is lark's), goes through lark.
 
 :func:`parse_problem` returns the typed objects, the ``:init`` facts (lower-cased predicate names,
 arguments as written) and the ``:goal`` formula as nested tuples. :func:`holds` evaluates a goal
@@ -8,12 +13,14 @@ against a set of facts.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from lark import Lark, Transformer
+if TYPE_CHECKING:
+    from lark import Lark
 
 Formula = Any
 
@@ -22,19 +29,53 @@ class PddlError(ValueError):
     """A PDDL problem eai-gym cannot read; the message says where."""
 
 
-class _ToTuples(Transformer):
-    def list(self, items):  # noqa: A003 - lark rule name
-        return tuple(items)
+#: the texts :func:`read_simple_sexp` reads: printable ASCII except ``;``, and lark's ``common.WS`` characters
+_SIMPLE_TEXT = re.compile(r"[\x21-\x3a\x3c-\x7e \t\f\r\n]*")
+_TOKEN = re.compile(r"[()]|[^\s()]+")
 
-    def atom(self, items):
-        return str(items[0])
 
-    def start(self, items):
-        return items[0]
+def read_simple_sexp(text: str) -> Any | None:
+    """The tree ``pddl.lark`` gives for ``text`` (nested tuples of strings, or a lone atom string), or None
+    when ``text`` has characters outside the simple set (comments, non-ASCII, other whitespace) or is not
+    exactly one s-expression: then lark must decide (and word any error)."""
+    if not _SIMPLE_TEXT.fullmatch(text):
+        return None
+    stack: list[list] = []
+    result: Any = None
+    for tok in _TOKEN.findall(text):
+        if not stack and result is not None:
+            return None  # a second top-level s-expression
+        if tok == "(":
+            stack.append([])
+        elif tok == ")":
+            if not stack:
+                return None
+            done = tuple(stack.pop())
+            if stack:
+                stack[-1].append(done)
+            else:
+                result = done
+        elif stack:
+            stack[-1].append(tok)
+        else:
+            result = tok
+    return None if stack else result
 
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    from lark import Lark, Transformer
+
+    class _ToTuples(Transformer):
+        def list(self, items):  # noqa: A003 - lark rule name
+            return tuple(items)
+
+        def atom(self, items):
+            return str(items[0])
+
+        def start(self, items):
+            return items[0]
+
     return Lark((Path(__file__).with_name("pddl.lark")).read_text(), parser="lalr", transformer=_ToTuples())
 
 
@@ -62,12 +103,20 @@ def _typed(items: Iterable[str], where: str) -> list[tuple[str, str]]:
     return out + [(n, "object") for n in pending]
 
 
+def parse_with_lark(text: str) -> Any:
+    """The tree of ``text`` by the lark grammar ``pddl.lark`` (lark's exceptions on malformed text)."""
+    return _parser().parse(text)
+
+
 @lru_cache(maxsize=64)
 def _tree(text: str) -> Any:
     """The parsed s-expression (nested tuples of strings: immutable, so shared), kept for the last 64 texts
     (an env resetting the same game folders parses each once). Failures are not kept."""
+    simple = read_simple_sexp(text)
+    if simple is not None:
+        return simple
     try:
-        return _parser().parse(text)
+        return parse_with_lark(text)
     except Exception as e:  # lark's UnexpectedInput family, with position
         raise PddlError(f"not a PDDL s-expression: {str(e).splitlines()[0]}") from None
 

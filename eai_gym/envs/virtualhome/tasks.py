@@ -101,10 +101,15 @@ def task_ids() -> tuple[str, ...]:
     return tuple(_raw()["task_order"])
 
 
+@lru_cache(maxsize=None)
+def _record(task_id: str) -> dict:
+    return json.loads(_raw()["tasks"][task_id])
+
+
 def task_record(task_id: str) -> dict:
-    """The raw packaged record of a task (goals, gold script, diffs)."""
+    """The raw packaged record of a task (goals, gold script, diffs), decoded the first time it is asked for."""
     try:
-        return _raw()["tasks"][task_id]
+        return _record(task_id)
     except KeyError:
         raise UnknownTaskError(f"unknown VirtualHome task id {task_id!r} "
                                f"(there are {len(task_ids())}, e.g. {task_ids()[0]!r})") from None

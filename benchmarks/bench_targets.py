@@ -1,0 +1,217 @@
+#!/usr/bin/env python
+"""The command-line and scoring speed targets of issues 18 and 20, in CPU time, repeated (range and median).
+
+    python -m benchmarks.bench_targets [--repeat 5] [--eai-python VENV/bin/python] [--slow-references]
+                                       [--json OUT] [--markdown OUT]
+
+Every eai-gym figure is a fresh ``python -m eai_gym.cli ...`` process (interpreter start, imports, data,
+work, output file) measured with ``getrusage`` (user + system CPU of the child), ``--repeat`` times:
+
+* ``eai-gym --help``, ``eai-gym list`` (target 0.2 s each) and ``eai-gym score virtualhome --gold``
+  (target 0.5 s);
+* VirtualHome subgoal decomposition of the 338 gold-subgoal plans (``--protocol eai-1.0.5``);
+* ``eai-gym prompts`` of every module of both worlds (one process per world and module; the sum);
+* goal interpretation of one model's 342 published VirtualHome outputs;
+* VirtualHome action-sequencing scoring in-process: the CPU time of the ``score`` command's work after
+  ``import eai_gym.cli`` (task data loading included) on 40 plans: the first 40 of the recorded perturbed
+  plans (``tests/reference/data/virtualhome/perturbed_inputs.json``, distinct tasks, which the reference
+  really simulates);
+* ALFWorld reset from a game folder (``benchmarks/bench_alfworld_reset.py``).
+
+With ``--eai-python`` (eai-eval 1.0.5) the reference runs on the same inputs in the same run, also in CPU
+time: its ``evaluate_results`` call on the 40 plans (in-process) and its goal-interpretation evaluator (whole
+process); with ``--slow-references`` also its prompt generators (about 8 CPU minutes). Ratios are reference
+over eai-gym medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "reference" / "data"
+MODULES = ("goal_interpretation", "action_sequencing", "subgoal_decomposition", "transition_modeling")
+
+IN_PROCESS = r"""
+import io, contextlib, json, sys, time
+import eai_gym.cli as cli
+err = io.StringIO()
+t = time.process_time()
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+    code = cli.main(["score", "virtualhome", sys.argv[1], "--protocol", "eai-1.0.5", "-o", sys.argv[2]])
+print(json.dumps({"cpu_s": time.process_time() - t, "code": code, "stderr": err.getvalue()[-300:]}))
+"""
+
+def _reference_as_driver() -> str:
+    """bench_virtualhome's eai-eval driver (``evaluate_results`` on a plans file), timed in CPU time."""
+    from benchmarks.bench_virtualhome import REFERENCE_DRIVER
+
+    return REFERENCE_DRIVER.replace("time.perf_counter()", "time.process_time()")
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_cpu(argv: list[str], env: dict | None = None, cwd: Path = ROOT) -> tuple[float, str]:
+    """CPU seconds of one child process (and what it printed); fails loudly on a non-zero exit."""
+    before = _children_cpu()
+    p = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd)
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv[:6])} ... exited {p.returncode}: {p.stderr[-1500:]}")
+    return _children_cpu() - before, p.stdout
+
+
+def _ours_env() -> dict:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its bytecode
+    return env
+
+
+def _spread(xs: list[float]) -> dict[str, Any]:
+    return {"median": statistics.median(xs), "min": min(xs), "max": max(xs), "runs": [round(x, 4) for x in xs]}
+
+
+def cli_cpu(args: list[str], repeat: int) -> dict[str, Any]:
+    env = _ours_env()
+    run_cpu([sys.executable, "-m", "eai_gym.cli", *args], env)  # warm-up: bytecode and file caches
+    return _spread([run_cpu([sys.executable, "-m", "eai_gym.cli", *args], env)[0] for _ in range(repeat)])
+
+
+def gi_inputs(tmp: Path, model: str = "gpt-4o-2024-05-13") -> Path:
+    with gzip.open(DATA / "goal_interpretation" / "published_virtualhome_inputs.json.gz") as f:
+        items = json.load(f)["models"][model]
+    path = tmp / "gi.json"
+    path.write_text(json.dumps(items))
+    return path
+
+
+def ours(repeat: int, tmp: Path) -> dict[str, Any]:
+    out = str(tmp / "out.json")
+    res: dict[str, Any] = {
+        "help": cli_cpu(["--help"], repeat), "list": cli_cpu(["list"], repeat),
+        "score_gold": cli_cpu(["score", "virtualhome", "--gold", "-o", out], repeat),
+        "subgoal_gold": cli_cpu(["score", "virtualhome", "--gold", "--mode", "subgoal_decomposition",
+                                 "--protocol", "eai-1.0.5", "-o", out], repeat),
+        "goal_interpretation": cli_cpu(["score", "virtualhome", str(gi_inputs(tmp)), "--mode",
+                                        "goal_interpretation", "--protocol", "eai-1.0.5", "-o", out], repeat)}
+    res["prompts"] = {f"{w}:{m}": cli_cpu(["prompts", w, "--mode", m, "--protocol", "eai-1.0.5", "-o", out], repeat)
+                      for w in ("virtualhome", "behavior") for m in MODULES}
+    plans = tmp / "vh40.json"
+    plans.write_text(json.dumps(json.loads((DATA / "virtualhome" / "perturbed_inputs.json").read_text())[:40]))
+    runs = []
+    for _ in range(repeat):
+        _, text = run_cpu([sys.executable, "-c", IN_PROCESS, str(plans), out], _ours_env())
+        runs.append(json.loads(text.strip().splitlines()[-1])["cpu_s"])
+    res["vh40_in_process"] = _spread(runs)
+    res["vh40_summary"] = json.loads(Path(out).read_text())["summary"]
+    _, text = run_cpu([sys.executable, str(ROOT / "benchmarks" / "bench_alfworld_reset.py")], _ours_env())
+    res["alfworld_reset"] = json.loads(text.strip().splitlines()[-1])
+    return res
+
+
+def references(python: str, tmp: Path, slow: bool) -> dict[str, Any]:
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    env.pop("PYTHONPATH", None)
+    res: dict[str, Any] = {}
+    _, text = run_cpu([python, "-c", _reference_as_driver(), str(tmp / "vh40.json")], env, tmp)
+    r = json.loads(text.strip().splitlines()[-1])
+    res["vh40_in_process"], res["vh40_summary"] = r["seconds"], r["summary"]
+    from benchmarks.bench_goal_interpretation import REFERENCE as GI_REFERENCE
+
+    res["goal_interpretation"], _ = run_cpu([python, "-c", GI_REFERENCE, "virtualhome", str(tmp / "gi.json")], env,
+                                            tmp)
+    if slow:
+        from benchmarks.bench_prompts import BE_REF, VH_REF
+
+        prompts = {}
+        with tempfile.TemporaryDirectory() as d:
+            for m in MODULES:
+                prompts[f"virtualhome:{m}"], _ = run_cpu([python, "-c", VH_REF, m, d], env, Path(d))
+            prompts["behavior:goal_interpretation"], _ = run_cpu([python, "-c", BE_REF, d], env, Path(d))
+        res["prompts"] = prompts
+    return res
+
+
+def rows(o: dict[str, Any], r: dict[str, Any]) -> list[list[str]]:
+    """Markdown rows: measure, eai-gym CPU median (range), reference, ratio, target."""
+    def cell(s: dict) -> str:
+        return f"{s['median']:.3f} s ({s['min']:.3f}–{s['max']:.3f})"
+
+    out = [["`eai-gym --help`, whole process", cell(o["help"]), "", "", "≤ 0.2 s"],
+           ["`eai-gym list`, whole process", cell(o["list"]), "", "", "≤ 0.2 s"],
+           ["`eai-gym score virtualhome --gold`, whole process", cell(o["score_gold"]), "", "", "≤ 0.5 s"],
+           ["VirtualHome subgoal decomposition, 338 gold-subgoal plans, whole process", cell(o["subgoal_gold"]),
+            "", "", "10x faster than before"]]
+    ref = r.get("vh40_in_process")
+    ratio = f"{ref / o['vh40_in_process']['median']:,.0f}x" if ref else ""
+    same = "" if not ref else (" (same summary)" if r["vh40_summary"] == o["vh40_summary"] else " (SUMMARY DIFFERS)")
+    out.append(["VirtualHome action sequencing, 40 perturbed plans, in-process", cell(o["vh40_in_process"]),
+                f"{ref:.2f} s{same}" if ref else "", ratio, "≥ 1000x"])
+    ref = r.get("goal_interpretation")
+    out.append(["VirtualHome goal interpretation, 342 outputs of one model, whole process",
+                cell(o["goal_interpretation"]), f"{ref:.2f} s" if ref else "",
+                f"{ref / o['goal_interpretation']['median']:,.0f}x" if ref else "", "≥ 100x"])
+    total = sum(s["median"] for s in o["prompts"].values())
+    refp = r.get("prompts")
+    both = [k for k in (refp or {})]
+    ours_both = sum(o["prompts"][k]["median"] for k in both)
+    out.append([f"`eai-gym prompts`, all {len(o['prompts'])} (world, module) pairs, one process each (sum of "
+                f"medians)", f"{total:.2f} s", "", "", ""])
+    if refp:
+        out.append([f"the {len(both)} pairs eai-eval generates (without iGibson)", f"{ours_both:.2f} s",
+                    f"{sum(refp.values()):.1f} s", f"{sum(refp.values()) / ours_both:,.0f}x", "≥ 100x"])
+    a = o["alfworld_reset"]
+    out.append(["ALFWorld reset from a game folder, first / again (median over 20 games, CPU)",
+                f"{a['first_reset_ms_median']:.2f} ms / {a['again_reset_ms_median']:.2f} ms", "", "", "≤ 3 ms"])
+    return out
+
+
+def markdown(res: dict[str, Any]) -> str:
+    lines = ["| measure (CPU time) | eai-gym: median (range) | eai-eval 1.0.5 | ratio | target |",
+             "|---|---|---|---|---|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows(res["ours"], res.get("reference", {}))]
+    per = ", ".join(f"{k} {v['median']:.2f} s" for k, v in res["ours"]["prompts"].items())
+    return "\n".join(lines) + f"\n\nPrompts per (world, module), medians: {per}.\n"
+
+
+def measure(repeat: int, eai_python: str | None = None, slow: bool = False) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        res: dict[str, Any] = {"repeat": repeat, "ours": ours(repeat, tmp)}
+        if eai_python:
+            res["reference"] = references(eai_python, tmp, slow)
+    return res
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--eai-python", help="a Python with eai-eval 1.0.5 (VirtualHome reference)")
+    ap.add_argument("--slow-references", action="store_true", help="also run eai-eval's prompt generators")
+    ap.add_argument("--json", help="write the measurements to this JSON file")
+    ap.add_argument("--markdown", help="write the table to this file")
+    a = ap.parse_args(argv)
+    res = measure(a.repeat, a.eai_python, a.slow_references)
+    md = markdown(res)
+    if a.json:
+        Path(a.json).write_text(json.dumps(res, indent=1) + "\n")
+    if a.markdown:
+        Path(a.markdown).write_text(md)
+    print(md)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
