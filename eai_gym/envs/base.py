@@ -6,7 +6,6 @@ agent's text is parsed, the action catalogue of index mode and the observation t
 
 from __future__ import annotations
 
-import re
 import string
 from typing import Any, Sequence
 
@@ -20,13 +19,13 @@ from .text_space import TextObservation, check_text_action
 CHARSET = frozenset(string.printable)
 MAX_OBS = 60_000
 MAX_ACTION = 2_000
-_OUTSIDE = re.compile("[^" + re.escape("".join(sorted(CHARSET))) + "]")
+_CHARSET_BYTES = "".join(sorted(CHARSET)).encode("ascii")
 
 
 def printable(text: str) -> str:
     """``text`` with every character outside the observation charset written as an escape."""
-    if _OUTSIDE.search(text) is None:
-        return text
+    if text.isascii() and not text.encode("ascii").translate(None, _CHARSET_BYTES):
+        return text  # (every character is in the charset: deleting them leaves nothing)
     return "".join(ch if ch in CHARSET else ascii(ch)[1:-1] for ch in text)
 
 

@@ -135,6 +135,10 @@ def distance(w: World, agent: str, target: str) -> float:
     if target in s.house.room_by_name:
         return 0.0 if s.agents[agent].room == target else math.inf
     a = s.agents[agent].position
+    f = s.house.furniture_by_name.get(target)
+    if f is not None and target not in s.pos and target not in s.agents:
+        b = f.position  # what position_of gives a piece of furniture
+        return math.hypot(a[0] - b[0], a[1] - b[2])
     b = _xz(s.position_of(target))
     return math.hypot(a[0] - b[0], a[1] - b[1])
 

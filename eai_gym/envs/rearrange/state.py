@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
+from ...logic.propositions.spec import STATE_PREDICATES, TRACKED_ARGS
 from .house import House
 
 NEXT_TO_DISTANCE = 0.5
@@ -176,10 +177,50 @@ class RearrangeState:
             return False
         return math.hypot(pa[0] - pb[0], pa[2] - pb[2]) <= NEXT_TO_DISTANCE and abs(pa[1] - pb[1]) <= 1.0
 
+    def evaluation_reads(self, function_name: str, args: dict[str, Any]) -> Callable[[], Any] | None:
+        """A function giving, as a value, everything of this state a proposition with these arguments
+        reads now (the predicates of both protocols): where each handle it names is, and per predicate
+        its room, its position or its state values. The rest of what they read (the house, the classes,
+        which handles exist, which states they are registered for) does not change within an episode.
+        None when an argument is not a list of handles (or of lists of them, ``*args``): such a
+        proposition is evaluated every time."""
+        placement = function_name in _PLACEMENT_PREDICATES  # these read only where the objects are
+        handles: list[str] = []
+        for k, v in args.items():
+            if k == "object_handles" if placement else k in _HANDLE_ARGS:
+                if isinstance(v, list):
+                    for h in v:
+                        if isinstance(h, str):
+                            handles.append(h)
+                        elif k == "*args" and isinstance(h, list) and all(isinstance(x, str) for x in h):
+                            handles.extend(h)
+                        else:
+                            return None
+                else:
+                    return None
+        hs = tuple(dict.fromkeys(handles))
+        if placement:
+            if len(hs) == 1:
+                return lambda: self.loc.get(hs[0])
+            return lambda: tuple([self.loc.get(h) for h in hs])
+        if function_name == "is_in_room":
+            return lambda: tuple([self.room_of(h) for h in hs])
+        if function_name in _POSITION_PREDICATES:
+            return lambda: tuple([self.position_of(h) for h in hs])
+        if function_name in _STATE_PREDICATES:
+            return lambda: tuple([(k, tuple([v.get(h) for h in hs])) for k, v in self.values.items()])
+        return None
+
     def state(self, name: str, handle: str) -> Any:
         if name not in self.registered.get(handle, ()):
             raise KeyError(f"{handle} is not registered for {name}")
         return self.values.get(name, {}).get(handle, STATE_DEFAULTS.get(name, False))
+
+
+_HANDLE_ARGS = frozenset(TRACKED_ARGS)  #: the arguments that name entities or rooms (``*args``: groups of them)
+_PLACEMENT_PREDICATES = frozenset({"is_on_top", "is_inside", "is_on_floor"})  #: read where each handle is
+_POSITION_PREDICATES = frozenset({"is_next_to", "is_clustered"})  #: read each handle's position
+_STATE_PREDICATES = frozenset(STATE_PREDICATES)  #: read each handle's state values
 
 
 def _dist2(a: Vec, b: Vec) -> float:

@@ -8,7 +8,10 @@ step, ``final_update()`` the extra update the reference's runner makes when an e
 Work per step is proportional to the number of propositions, dependencies and constraints, never
 to the length of the history: dependency conditions read per-proposition summaries of the past
 (last value, ever satisfied, ever undone), and constraints are recomputed only when a first
-satisfaction changes (TerminalSatisfaction, which reads the last state, every step).
+satisfaction changes (TerminalSatisfaction, which reads the last state, every step). Facts that
+offer ``evaluation_reads(function_name, args)`` (a function giving everything of the state the
+predicate reads, as a value) have each proposition's answer kept while its key is unchanged, so a tick that moves nothing a
+proposition names does not evaluate it again.
 
 Protocols (docs/rearrange.md has a worked example of each difference):
 
@@ -101,6 +104,8 @@ class PropositionTracker:
         self._defaults = [{k: "" for k in p.args if k in TRACKED_ARGS} for p in self.propositions]
         self._percent = 0.0
         self._calls = [self._evaluate(p) for p in self.propositions]
+        self._kept: list[tuple[Any, Any, PropositionResult] | None] = [None] * n  # (facts, what it read, answer)
+        self._readers: list[tuple[Any, Any] | None] = [None] * n  # (facts, its evaluation_reads function)
         # summaries of the past, per proposition
         self._last = [False] * n
         self._ever = [False] * n
@@ -158,7 +163,23 @@ class PropositionTracker:
         self.ever_checked[i] = True
         if isinstance(facts, TruthFacts):
             return facts.result(self.origin[i])
-        return self._calls[i](facts)
+        reader = self._readers[i]
+        if reader is None or reader[0] is not facts:
+            reads_of = getattr(facts, "evaluation_reads", None)
+            if reads_of is None:
+                return self._calls[i](facts)
+            p = self.propositions[i]
+            reader = self._readers[i] = (facts, reads_of(p.function_name, p.args))
+        if reader[1] is None:
+            return self._calls[i](facts)
+        key = reader[1]()
+        kept = self._kept[i]
+        if kept is not None and kept[0] is facts and kept[1] == key:
+            res = kept[2]  # nothing the predicate reads changed: its answer is the same
+        else:
+            res = self._calls[i](facts)
+            self._kept[i] = (facts, key, res)
+        return PropositionResult(res.is_satisfied, dict(res.info))
 
     def _default(self, i: int) -> PropositionResult:
         return PropositionResult(False, dict(self._defaults[i]))
