@@ -174,6 +174,12 @@ PROVENANCE = """# Transition-modeling reference data — provenance
   `ref_tm_eval.py`; models marked `"planner_run": false` were run with the planner replaced by one that
   always fails (logic scores only; their summaries have no `planner_success_rate`). Gathered by
   `python tools/transition_modeling_reference.py reference WORLD DIR [--logic-only]`.
+- BEHAVIOR subsets `<model>.rest-t10` (replies 26–100 of the 9 models whose first 25 ran before, as
+  `<model>.first25`) and `<model>.all-t10` (all 100 replies of the other 6): the same harness through
+  `tools/ref_transition_modeling_timed.py --planner-timeout 10` (eai-eval 1.0.5's `FD.plan_from_pddl`
+  wrapped, not changed: each call's seconds, `timed_out`, and the reference's 200 s timeout lowered to 10 s
+  for this first pass). A call that ended within 10 s has the verdict it has under 200 s; a call that hit
+  10 s has no verdict here (`"timed_out": true`, and its `"failed"` is not a verdict on the task).
 - `"domains"` in those files: a hash of each PDDL domain the reference wrote for a readable reply
   (`python tools/transition_modeling_reference.py domains WORLD <refvenv>/.../resources/WORLD/pddl_files`).
 """

@@ -3,7 +3,7 @@
 figures (from tests/reference/data/transition_modeling/) beside eai-gym's, computed now.
 
     python tools/transition_modeling_table.py [--world virtualhome|behavior] [--planner none|fast-downward|builtin]
-                                              [--planner-timeout S] [--workers N] [--models M ...]
+                                              [--planner-timeout S] [--known-only] [--workers N] [--models M ...]
                                               [--limit N] [--subsets] [--protocol eai-1.0.5|fixed]
 
 Without a planner the eai-gym planner column reads "-" (not computed). The reference planner column is
@@ -67,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--planner-timeout", type=float,
                     help="seconds per Fast Downward call (default: the reference's, 100 VirtualHome, 200 BEHAVIOR)")
+    ap.add_argument("--known-only", action="store_true",
+                    help="run the planner only on the replies with a stored reference verdict (the eai-gym planner "
+                         "column then reads '-'); the logic columns still cover every reply")
     ap.add_argument("--protocol", choices=["eai-1.0.5", "fixed"], default="eai-1.0.5",
                     help="fixed: see what the documented fixes change (the reference columns stay eai-1.0.5's)")
     ap.add_argument("--models", nargs="*")
@@ -89,15 +92,22 @@ def main(argv: list[str] | None = None) -> int:
     notes = []
     for model, items in rows:
         base = ref[model].get("model", model)
-        jobs = mod.transition_modeling_jobs(items, a.protocol, a.planner,
-                                            **({} if a.planner_timeout is None else {"planner_timeout": a.planner_timeout}))
+        timeout = {} if a.planner_timeout is None else {"planner_timeout": a.planner_timeout}
+        known = reference_verdicts(doc, base) if a.planner != "none" else {}
+        planned = [x for x in items if x["identifier"] in known] if a.known_only else items
+        jobs = mod.transition_modeling_jobs(planned, a.protocol, a.planner, **timeout)
         records = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args, workers=a.workers)
-        ours = jobs.summarize(records)["summary"]["overall"]
+        if len(planned) < len(items):  # the logic scores of every reply; the planner only where it is compared
+            logic_jobs = mod.transition_modeling_jobs(items, a.protocol, "none")
+            logic_records = run_items(logic_jobs.fn, logic_jobs.units, init=logic_jobs.init,
+                                      init_args=logic_jobs.init_args, workers=a.workers)
+            ours = logic_jobs.summarize(logic_records)["summary"]["overall"]
+        else:
+            ours = jobs.summarize(records)["summary"]["overall"]
         theirs = ref[model]["summary"]["overall"] if a.limit is None else {}
         differ: list = []
         timeouts: list = []
         if a.planner != "none":
-            known = reference_verdicts(doc, base)
             n = unknown = 0
             for rec in records:
                 if rec.get("planner") is None:

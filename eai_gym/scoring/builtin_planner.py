@@ -28,82 +28,118 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def _fact_dnf(c: object, n: int) -> list[list[int]]:
-    """The relaxed ways to meet ``c``, each a list of facts: atom ``i`` true is fact ``i``, false is fact
-    ``n + i`` (as in Fast Downward's finite-domain encoding, a false atom is a fact a relaxed plan must
-    reach). A condition with too many alternatives is relaxed to none, which keeps dead-end detection sound."""
-    d = dnf(c)
-    return [[]] if d is None else [_bits(pos) + [n + b for b in _bits(neg)] for pos, neg in d]
-
-
 class _Heuristic:
-    """h_FF: the size of a relaxed plan built from h_add's best supporters (a Dijkstra-like sweep over the
-    relaxed rules, true and false atoms both facts), its h_add value, and the relaxed plan's actions (the
-    preferred ones); None: the goal is unreachable even in the relaxation (a dead end)."""
+    """h_FF over an AND/OR graph of the grounded conditions: atom ``i`` true is fact ``i``, false is fact
+    ``n + i`` (as in Fast Downward's finite-domain encoding, a relaxed plan must reach a false atom too).
+    A Dijkstra-like sweep gives every node its h_add cost and best supporter; the relaxed plan is read back
+    from the goal. A call gives (h_FF, h_add, the relaxed plan's actions = the preferred ones), or None when
+    the goal is unreachable even in the relaxation (a dead end)."""
 
     def __init__(self, task: GroundTask) -> None:
-        n = self.n = len(task.atoms)
-        rules: list[tuple[list[int], list[int], int]] = []
+        self.n = n = len(task.atoms)
+        self.kind: list[int] = [0] * (2 * n)  # 0 fact, 1 or, 2 and
+        self.children: list[list[int]] = [[] for _ in range(2 * n)]
+        self.memo: dict[object, int | None] = {}
+        self.rules: list[tuple[int, list[int], int]] = []  # (condition node, facts it makes true, action)
         for k, a in enumerate(task.actions):
-            pres = _fact_dnf(a.pre, n)
-            effects = [([[]], a.add, a.delete)] + [(_fact_dnf(c, n), ad, de) for c, ad, de in a.conditional]
-            for ways, add, delete in effects:
+            pre = self.node(a.pre)
+            if pre is None:
+                continue
+            effects = [(pre, a.add, a.delete)]
+            effects += [(self.node(("and", (a.pre, c))), ad, de) for c, ad, de in a.conditional]
+            for node, add, delete in effects:
                 facts = _bits(add) + [n + b for b in _bits(delete)]
-                if facts:
-                    rules += [(sorted(set(p + w)), facts, k) for p in pres for w in ways]
-        self.goal = _fact_dnf(task.goal, n)
-        self.rules = rules
-        self.watch: dict[int, list[int]] = {}
-        for i, (pre, _, _) in enumerate(rules):
-            for b in pre:
-                self.watch.setdefault(b, []).append(i)
-        self.free = [i for i, (pre, _, _) in enumerate(rules) if not pre]
+                if node is not None and facts:
+                    self.rules.append((node, facts, k))
+        self.goal = self.node(task.goal)
+        self.parents: list[list[int]] = [[] for _ in self.kind]
+        for x, kids in enumerate(self.children):
+            for c in kids:
+                self.parents[c].append(x)
+        self.by_node: dict[int, list[int]] = {}
+        for i, (node, _, _) in enumerate(self.rules):
+            self.by_node.setdefault(node, []).append(i)
+        self.empty_ands = [x for x, k in enumerate(self.kind) if k == 2 and not self.children[x]]
         self.everything = (1 << n) - 1
+
+    def node(self, c: object) -> int | None:
+        """The graph node of a grounded condition (None: never true)."""
+        if c is False:
+            return None
+        if c is not True and c[0] == "lit":  # type: ignore[index]
+            return c[1] if c[2] else self.n + c[1]  # type: ignore[index]
+        if c in self.memo:
+            return self.memo[c]
+        if c is True:
+            kind, kids = 2, []
+        else:
+            parts = [self.node(p) for p in c[1]]  # type: ignore[index]
+            kind = 2 if c[0] == "and" else 1  # type: ignore[index]
+            if kind == 2 and None in parts:
+                self.memo[c] = None
+                return None
+            kids = sorted({p for p in parts if p is not None})
+            if kind == 1 and not kids:
+                self.memo[c] = None
+                return None
+        self.kind.append(kind)
+        self.children.append(kids)
+        self.memo[c] = len(self.kind) - 1
+        return len(self.kind) - 1
 
     def __call__(self, state: int, deadline: float) -> tuple[int, int, set[int]] | None:
         if time.monotonic() > deadline:
             raise TimeoutError
-        rules, watch = self.rules, self.watch
-        waiting = [len(pre) for pre, _, _ in rules]
-        total = [0] * len(rules)
+        if self.goal is None:
+            return None
+        kind, children, parents, rules, by_node = self.kind, self.children, self.parents, self.rules, self.by_node
+        waiting = [len(k) for k in children]
+        total = [0] * len(kind)
         cost: dict[int, int] = {}
         support: dict[int, int] = {}
         queue = [(0, b, -1) for b in _bits(state)] + [(0, self.n + b, -1) for b in _bits(self.everything & ~state)]
-        for i in self.free:
-            queue += [(1, b, i) for b in rules[i][1]]
+        queue += [(0, x, -1) for x in self.empty_ands]
         heapq.heapify(queue)
         while queue:
-            c, b, via = heapq.heappop(queue)
-            if b in cost:
+            c, x, via = heapq.heappop(queue)
+            if x in cost:
                 continue
-            cost[b] = c
-            support[b] = via
-            for i in watch.get(b, ()):
-                waiting[i] -= 1
-                total[i] += c
-                if waiting[i] == 0:
-                    for nb in rules[i][1]:
-                        if nb not in cost:
-                            heapq.heappush(queue, (total[i] + 1, nb, i))
-        ways = [w for w in self.goal if all(b in cost for b in w)]
-        if not ways:
+            cost[x] = c
+            support[x] = via
+            for p in parents[x]:
+                if p in cost:
+                    continue
+                if kind[p] == 1:
+                    heapq.heappush(queue, (c, p, x))
+                else:
+                    waiting[p] -= 1
+                    total[p] += c
+                    if waiting[p] == 0:
+                        heapq.heappush(queue, (total[p], p, -1))
+            for i in by_node.get(x, ()):
+                for f in rules[i][1]:
+                    if f not in cost:
+                        heapq.heappush(queue, (c + 1, f, i))
+        if self.goal not in cost:
             return None
-        h_add = min(sum(cost[b] for b in w) for w in ways)
-        todo = list(next(w for w in ways if sum(cost[b] for b in w) == h_add))
         used: set[int] = set()
         seen: set[int] = set()
+        todo = [self.goal]
         while todo:
-            b = todo.pop()
-            if b in seen:
+            x = todo.pop()
+            if x in seen:
                 continue
-            seen.add(b)
-            i = support[b]
-            if i >= 0 and rules[i][2] not in used:
-                used.add(rules[i][2])
-                todo += rules[i][0]
-            elif i >= 0:
-                todo += rules[i][0]
-        return len(used), h_add, used
+            seen.add(x)
+            if kind[x] == 0:
+                i = support[x]
+                if i >= 0:
+                    used.add(rules[i][2])
+                    todo.append(rules[i][0])
+            elif kind[x] == 1:
+                todo.append(support[x])
+            else:
+                todo += children[x]
+        return len(used), cost[self.goal], used
 
 
 def find_plan(task: GroundTask, deadline: float) -> list[str] | None:

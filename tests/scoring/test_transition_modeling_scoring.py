@@ -10,10 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eai_gym.logic.pddl_logic_score import logic_score
-from eai_gym.logic.pddl_operators import OperatorFormatError, extract_operators, parse_condition
+from eai_gym.logic.pddl_operators import OperatorFormatError, complete_domain, extract_operators, parse_condition
 from eai_gym.scoring.behavior import transition_modeling as bt
 from eai_gym.scoring import transition_modeling as tm
 from eai_gym.scoring.virtualhome import transition_modeling as vt
+from eai_gym.scoring.builtin_planner import BuiltinPlanner
 from eai_gym.scoring.planner import PLANNER_HINT, FastDownward, fast_downward_script
 from eai_gym.scoring.runner import run_items
 
@@ -168,3 +169,27 @@ def test_no_reply_crashes_the_scorer(text):
         logic_score(op["action_effects"], "(forall (?o - object) (when (a ?o) (b ?o)))", "fixed")
     rec = vt.score_item({"identifier": "975_2", "llm_output": text}, "eai-1.0.5")
     assert rec["status"] in ("scored", "format_error")
+
+
+def test_builtin_planner_solves_gold_domains_in_the_jobs_and_names_itself():
+    for mod in (vt, bt):
+        items = mod.gold_items()[:3]
+        jobs = mod.transition_modeling_jobs(items, "fixed", "builtin")
+        records = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args, workers=1)
+        out = jobs.summarize(records)
+        assert [r["planner"]["verdict"] for r in records] == ["solved"] * 3
+        assert out["planner"]["name"] == "builtin" and "builtin" in out["planner"]["version"]
+
+
+def test_builtin_planner_verdicts_unreadable_unsolvable_and_timeout():
+    data = vt.world_data()
+    ident = data.task_ids[0]
+    planner = BuiltinPlanner()
+    gold = complete_domain(data.base_domain, {}, data.gold_operators)
+    assert planner.solve(gold, data.problems[ident], 60)["verdict"] == "solved"
+    broken = gold[:-1] + "(:action walk :parameters (?c) :effect (flying ?c)))"
+    out = planner.solve(broken, data.problems[ident], 60)
+    assert out["verdict"] == "unsolved" and "undefined predicate" in out["message"]
+    no_ops = gold[: gold.index("(:action")] + ")"
+    assert planner.solve(no_ops, data.problems[ident], 60)["verdict"] == "unsolved"
+    assert planner.solve(gold, data.problems[ident], 0)["verdict"] == "timeout"
