@@ -35,24 +35,17 @@ class GroundTask:
     actions: list[GroundAction]
 
 
-def _and(parts: list) -> Cond:
+def _join(kind: str, parts: list) -> Cond:
+    """The ``and``/``or`` of grounded parts, simplified: a part that decides it (False in an and, True in an
+    or) is the result, the neutral one is dropped, nested parts of the same kind are flattened."""
+    decides = kind == "or"
     out = []
     for p in parts:
-        if p is False:
-            return False
-        if p is not True:
-            out.extend(p[1] if isinstance(p, tuple) and p[0] == "and" else [p])
-    return True if not out else (out[0] if len(out) == 1 else ("and", tuple(out)))
-
-
-def _or(parts: list) -> Cond:
-    out = []
-    for p in parts:
-        if p is True:
-            return True
-        if p is not False:
-            out.extend(p[1] if isinstance(p, tuple) and p[0] == "or" else [p])
-    return False if not out else (out[0] if len(out) == 1 else ("or", tuple(out)))
+        if p is decides:
+            return decides
+        if p is not (not decides):
+            out.extend(p[1] if isinstance(p, tuple) and p[0] == kind else [p])
+    return (not decides) if not out else (out[0] if len(out) == 1 else (kind, tuple(out)))
 
 
 class Grounder:
@@ -94,7 +87,7 @@ class Grounder:
                 if g is (kind == "or"):  # short cut: True in an or, False in an and
                     return g
                 parts.append(g)
-            return _and(parts) if kind == "and" else _or(parts)
+            return _join(kind, parts)
         params, body = f[1], f[2]
         parts = []
         for values in product(*(self.objects(t) for _, t in params)):
@@ -102,7 +95,7 @@ class Grounder:
             if g is (kind == "exists"):
                 return g
             parts.append(g)
-        return _and(parts) if kind == "forall" else _or(parts)
+        return _join("and" if kind == "forall" else "or", parts)
 
     def action(self, act, values: tuple[str, ...]) -> GroundAction | None:
         env = {p: v for (p, _), v in zip(act.params, values)}
@@ -167,21 +160,6 @@ def successor(a: GroundAction, state: int) -> int:
             add |= ad
             delete |= de
     return (state & ~delete) | add
-
-
-def relaxed_cost(c: Cond, cost: dict[int, int]) -> int | None:
-    """h_add cost of ``c`` under fact costs (negative literals cost nothing; None: unreachable)."""
-    if c is True:
-        return 0
-    if c is False:
-        return None
-    if c[0] == "lit":
-        return cost.get(c[1]) if c[2] else 0
-    vals = [relaxed_cost(p, cost) for p in c[1]]
-    if c[0] == "and":
-        return None if None in vals else sum(vals)  # type: ignore[arg-type]
-    vals = [v for v in vals if v is not None]
-    return min(vals) if vals else None
 
 
 def dnf(c: Cond, cap: int = 256) -> list[tuple[int, int]] | None:

@@ -3,10 +3,12 @@ the scorer asks Fast Downward — is there a plan? — for the small EAI domains
 
 It reads the files as Fast Downward's translator does (:mod:`eai_gym.logic.pddl_task`: a file Fast Downward
 would not read has no plan), grounds the task (:mod:`eai_gym.logic.pddl_ground`), answers ``unsolved`` when
-the goal is unreachable even with delete effects ignored, and otherwise runs a greedy best-first search
-with the additive heuristic over the reachable states: a plan is ``solved``, an exhausted state space
-``unsolved``, the timeout ``timeout``. Its agreement with Fast Downward on the published replies is
-measured (docs/transition_modeling.md), never assumed.
+the goal is unreachable even in the delete relaxation, and otherwise runs a lazy greedy best-first search
+(h_FF and preferred actions, as Fast Downward's lama-first without its landmarks) over the reachable
+states: a plan is ``solved``, an exhausted state space ``unsolved``, the timeout ``timeout``. Its
+agreement with Fast Downward on the published replies is measured (benchmarks/bench_builtin_planner.py,
+docs/transition_modeling.md), never assumed: every VirtualHome verdict; on BEHAVIOR, some state spaces
+Fast Downward's landmark pruning keeps small are too large for it within the timeout.
 """
 
 from __future__ import annotations
@@ -146,10 +148,10 @@ def find_plan(task: GroundTask, deadline: float) -> list[str] | None:
     """A plan (action labels) or None when no state reachable from the initial state meets the goal.
     Raises TimeoutError past ``deadline`` (a ``time.monotonic()`` value).
 
-    Lazy greedy best-first search with h_FF and preferred actions (the relaxed plan's), two queues taken
-    in turn, the preferred one favoured after progress, as Fast Downward's lama-first does (without its
-    landmarks): a state enters a queue with its parent's value and is evaluated when taken out; states the
-    relaxation shows to be dead ends are not expanded. Complete: every reachable state is expanded at most
+    Lazy greedy best-first search with h_FF and h_add, each with a queue of all successors and one of the
+    preferred actions' (the relaxed plan's), taken in turn, the preferred ones favoured after progress (as
+    Fast Downward's lama-first, without its landmarks): a state enters a queue with its parent's value and
+    is evaluated when taken out; states the relaxation shows to be dead ends are not expanded. Complete: every reachable state is expanded at most
     once, so an exhausted search means no plan."""
     if holds(task.goal, task.init):
         return []

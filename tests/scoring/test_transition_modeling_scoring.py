@@ -118,16 +118,17 @@ def test_jobs_on_two_workers_equal_the_serial_records():
     assert jobs.summarize(serial) == bt.summarize(serial, "eai-1.0.5", planner="none")
 
 
-@needs_fd
-def test_fast_downward_solves_gold_domains_and_names_its_version():
+@pytest.mark.parametrize("planner,version", [pytest.param("fast-downward", "Fast Downward", marks=needs_fd),
+                                             ("builtin", "builtin")])
+def test_planner_solves_gold_domains_and_names_its_version(planner, version):
     for mod in (vt, bt):
         items = mod.gold_items()[:2]
-        jobs = mod.transition_modeling_jobs(items, "fixed", "fast-downward")
+        jobs = mod.transition_modeling_jobs(items, "fixed", planner)
         records = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args, workers=2)
         out = jobs.summarize(records)
         assert [r["planner"]["verdict"] for r in records] == ["solved", "solved"]
         assert out["summary"]["overall"]["planner_success_rate"] == 100.0
-        assert out["planner"]["name"] == "fast-downward" and "Fast Downward" in out["planner"]["version"]
+        assert out["planner"]["name"] == planner and version in out["planner"]["version"]
 
 
 @needs_fd
@@ -169,16 +170,6 @@ def test_no_reply_crashes_the_scorer(text):
         logic_score(op["action_effects"], "(forall (?o - object) (when (a ?o) (b ?o)))", "fixed")
     rec = vt.score_item({"identifier": "975_2", "llm_output": text}, "eai-1.0.5")
     assert rec["status"] in ("scored", "format_error")
-
-
-def test_builtin_planner_solves_gold_domains_in_the_jobs_and_names_itself():
-    for mod in (vt, bt):
-        items = mod.gold_items()[:3]
-        jobs = mod.transition_modeling_jobs(items, "fixed", "builtin")
-        records = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args, workers=1)
-        out = jobs.summarize(records)
-        assert [r["planner"]["verdict"] for r in records] == ["solved"] * 3
-        assert out["planner"]["name"] == "builtin" and "builtin" in out["planner"]["version"]
 
 
 def test_builtin_planner_verdicts_unreadable_unsolvable_and_timeout():
