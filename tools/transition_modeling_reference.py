@@ -180,6 +180,8 @@ PROVENANCE = """# Transition-modeling reference data — provenance
   wrapped, not changed: each call's seconds, `timed_out`, and the reference's 200 s timeout lowered to 10 s
   for this first pass). A call that ended within 10 s has the verdict it has under 200 s; a call that hit
   10 s has no verdict here (`"timed_out": true`, and its `"failed"` is not a verdict on the task).
+  `<model>.retry200`: the replies whose reference call hit 10 s while eai-gym's Fast Downward call ended
+  within 10 s, run again through the timed harness with the reference's own 200 s timeout.
 - `"domains"` in those files: a hash of each PDDL domain the reference wrote for a readable reply
   (`python tools/transition_modeling_reference.py domains WORLD <refvenv>/.../resources/WORLD/pddl_files`).
 """
