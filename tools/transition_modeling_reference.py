@@ -97,13 +97,14 @@ def reference(world: str, directory: str, logic_only: bool) -> None:
                 raise SystemExit(f"{name}: {model} is neither a published model nor <model>.<subset>")
             doc.setdefault("subsets", {})[model] = {
                 "model": base, "summary": run["summary"], "planner_run": not logic_only, "wall_s": run.get("wall_s"),
-                "items": {it["identifier"]: {"result": it["result"], "format_wrong": it["format_wrong"],
-                                             "planner": it["planner"]} for it in run["items"]}}
+                **({"planner_timeout": run["planner_timeout"]} if run.get("planner_timeout") else {}),
+                "items": {it["identifier"]: _item(it, with_planner=True) for it in run["items"]}}
             print(f"{world} {model}: subset of {len(run['items'])} items of {base}")
             continue
         entry = models.get(model, {})
-        items = {it["identifier"]: {"result": it["result"], "format_wrong": it["format_wrong"],
-                                    **({} if logic_only else {"planner": it["planner"]})} for it in run["items"]}
+        if run.get("planner_timeout"):
+            raise SystemExit(f"{name}: a run with the planner timeout lowered is stored as a subset, <model>.<label>")
+        items = {it["identifier"]: _item(it, with_planner=not logic_only) for it in run["items"]}
         if logic_only and entry.get("planner_run"):
             continue  # a full run already holds the same logic scores and the planner verdicts
         summary = run["summary"]
@@ -113,6 +114,16 @@ def reference(world: str, directory: str, logic_only: bool) -> None:
                       "wall_s": run.get("wall_s"), "workers": run.get("workers")}
         print(f"{world} {model}: {len(items)} items{' (logic only)' if logic_only else ''}")
     write_gz(path, doc)
+
+
+def _item(it: dict, with_planner: bool) -> dict:
+    """One item of a harness run as stored: its result, and its planner verdict (with the call's seconds and
+    whether it hit the timeout, when the timed harness ran it)."""
+    out = {"result": it["result"], "format_wrong": it["format_wrong"]}
+    if with_planner:
+        out["planner"] = it["planner"]
+        out.update({k: it[k] for k in ("planner_seconds", "timed_out") if k in it})
+    return out
 
 
 ACTION_SEP = "\n\n    (:action "
@@ -163,6 +174,14 @@ PROVENANCE = """# Transition-modeling reference data — provenance
   `ref_tm_eval.py`; models marked `"planner_run": false` were run with the planner replaced by one that
   always fails (logic scores only; their summaries have no `planner_success_rate`). Gathered by
   `python tools/transition_modeling_reference.py reference WORLD DIR [--logic-only]`.
+- BEHAVIOR subsets `<model>.rest-t10` (replies 26–100 of the 9 models whose first 25 ran before, as
+  `<model>.first25`) and `<model>.all-t10` (all 100 replies of the other 6): the same harness through
+  `tools/ref_transition_modeling_timed.py --planner-timeout 10` (eai-eval 1.0.5's `FD.plan_from_pddl`
+  wrapped, not changed: each call's seconds, `timed_out`, and the reference's 200 s timeout lowered to 10 s
+  for this first pass). A call that ended within 10 s has the verdict it has under 200 s; a call that hit
+  10 s has no verdict here (`"timed_out": true`, and its `"failed"` is not a verdict on the task).
+  `<model>.retry200`: the replies whose reference call hit 10 s while eai-gym's Fast Downward call ended
+  within 10 s, run again through the timed harness with the reference's own 200 s timeout.
 - `"domains"` in those files: a hash of each PDDL domain the reference wrote for a readable reply
   (`python tools/transition_modeling_reference.py domains WORLD <refvenv>/.../resources/WORLD/pddl_files`).
 """

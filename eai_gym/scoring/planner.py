@@ -21,10 +21,12 @@ import time
 from functools import lru_cache
 from typing import Protocol
 
+from .builtin_planner import BuiltinPlanner
+
 FD_ALIAS = "lama-first"
 PLANNER_HINT = ("planner columns not computed: Fast Downward is not installed "
                 "(pip install 'eai-gym[planner]')")
-PLANNER_CHOICES = ("fast-downward", "none")
+PLANNER_CHOICES = ("fast-downward", "builtin", "none")
 _PLAN_STEP = re.compile(r"(.+) \(\d+?\)")
 _TELLING = re.compile(r"Solution found!|No relaxed solution|Search stopped without finding a solution|"
                       r"Completely explored state space|[Ee]rror|exit code")
@@ -141,13 +143,16 @@ def _fd_version(script: str) -> str:
 
 
 def make_planner(spec: str | Planner | None) -> Planner | None:
-    """A planner from its name (``fast-downward``; ``none`` or None: no planner), or the object given. Raises :class:`PlannerUnavailable` if Fast Downward was asked for and is missing."""
+    """A planner from its name (``fast-downward``, ``builtin``: :mod:`eai_gym.scoring.builtin_planner`; ``none``
+    or None: no planner), or the object given. Raises :class:`PlannerUnavailable` if Fast Downward was asked for and is missing."""
     if spec is None or spec == "none":
         return None
     if not isinstance(spec, str):
         return spec
     if spec == "fast-downward":
         return FastDownward()
+    if spec == "builtin":
+        return BuiltinPlanner()
     raise ValueError(f"unknown planner {spec!r}; expected one of {', '.join(PLANNER_CHOICES)}")
 
 

@@ -182,3 +182,73 @@ def test_fast_downward_verdict_equals_reference(world, model, ident, verdict):
     item = next(x for x in OUTPUTS[world][model] if x["identifier"] == ident)
     rec = WORLDS[world].score_item(item, "eai-1.0.5", planner="fast-downward")
     assert rec["planner"]["verdict"] == ("solved" if verdict == "succeeded" else "unsolved"), rec["planner"]
+
+
+def _known_verdicts(world: str, model: str) -> dict[str, str]:
+    """The reference's planner verdict for each reply of ``model`` that has one in the data (runs with the
+    planner; a call cut at a lowered timeout has none)."""
+    ref = REFERENCE[world]
+    runs = [r for r in [ref["models"][model]] if r["planner_run"]]
+    runs += [r for _, r in sorted(ref.get("subsets", {}).items()) if r["model"] == model and r["planner_run"]]
+    known: dict[str, str] = {}
+    for run in runs:
+        for ident, it in run["items"].items():
+            if it.get("planner") is not None and not (run.get("planner_timeout") and it.get("timed_out")):
+                assert known.setdefault(ident, it["planner"]) == it["planner"], (model, ident)
+    return known
+
+
+def test_timed_reference_runs_record_each_planner_call():
+    """BEHAVIOR runs with the timed harness: every planner call's seconds; a call that hit the (lowered)
+    timeout failed, every other call ended within it (so its verdict is the one under the 200 s timeout)."""
+    timed = {n: r for n, r in REFERENCE["behavior"].get("subsets", {}).items() if r.get("planner_timeout")}
+    assert timed
+    for name, run in sorted(timed.items()):
+        limit = run["planner_timeout"]
+        for ident, it in run["items"].items():
+            if it["planner"] is None:
+                assert it["format_wrong"] or "planner_seconds" not in it, (name, ident)
+                continue
+            if it["timed_out"]:
+                assert it["planner"] == "failed" and it["planner_seconds"] > limit, (name, ident)
+            else:
+                assert it["planner_seconds"] <= limit, (name, ident)
+
+
+def test_every_reply_with_a_readable_domain_has_at_most_one_reference_verdict():
+    for world in WORLDS:
+        for model in OUTPUTS[world]:
+            known = _known_verdicts(world, model)
+            assert set(known) <= set(REFERENCE[world]["domains"][model]), (world, model)
+
+
+#: replies the builtin planner is checked on here: every STRIDE-th reply with a reference verdict
+BUILTIN_STRIDE = {"virtualhome": 30, "behavior": 12}
+#: whether the builtin planner may run out of time here (5 s): on BEHAVIOR it cannot exhaust some state spaces
+#: Fast Downward's landmark pruning makes small (docs/transition_modeling.md, "The builtin planner")
+BUILTIN_MAY_TIME_OUT = {"virtualhome": False, "behavior": True}
+
+
+def _builtin_cases(world: str) -> list:
+    """Replies of every model; where the world has timed reference runs (BEHAVIOR), only replies from those
+    whose reference call took under their lowered timeout (Fast Downward can spend its whole 200 s on a
+    BEHAVIOR reply, and a timeout's "failed" is no verdict on the task)."""
+    timed = [(world, r["model"], i, it["planner"]) for _, r in sorted(REFERENCE[world].get("subsets", {}).items())
+             if r.get("planner_timeout") for i, it in sorted(r["items"].items())
+             if it["planner"] is not None and not it["timed_out"]]
+    cases = timed or [(world, m, i, v) for m in sorted(OUTPUTS[world])
+                      for i, v in sorted(_known_verdicts(world, m).items())]
+    return cases[:: BUILTIN_STRIDE[world]]
+
+
+@pytest.mark.parametrize("world,model,ident,verdict", [c for w in sorted(WORLDS) for c in _builtin_cases(w)])
+def test_builtin_planner_verdict_equals_reference(world, model, ident, verdict):
+    """The pure-Python planner gives Fast Downward's verdict (eai-eval 1.0.5's) on a sample of the published
+    replies, or (BEHAVIOR) runs out of time; never the other verdict (all replies: benchmarks/bench_builtin_planner.py)."""
+    item = next(x for x in OUTPUTS[world][model] if x["identifier"] == ident)
+    rec = WORLDS[world].score_item(item, "eai-1.0.5", planner="builtin", timeout=5)
+    assert rec["planner"]["name"] == "builtin"
+    expected = "solved" if verdict == "succeeded" else "unsolved"
+    if BUILTIN_MAY_TIME_OUT[world] and rec["planner"]["verdict"] == "timeout":
+        return
+    assert rec["planner"]["verdict"] == expected, rec["planner"]

@@ -10,10 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eai_gym.logic.pddl_logic_score import logic_score
-from eai_gym.logic.pddl_operators import OperatorFormatError, extract_operators, parse_condition
+from eai_gym.logic.pddl_operators import OperatorFormatError, complete_domain, extract_operators, parse_condition
 from eai_gym.scoring.behavior import transition_modeling as bt
 from eai_gym.scoring import transition_modeling as tm
 from eai_gym.scoring.virtualhome import transition_modeling as vt
+from eai_gym.scoring.builtin_planner import BuiltinPlanner
 from eai_gym.scoring.planner import PLANNER_HINT, FastDownward, fast_downward_script
 from eai_gym.scoring.runner import run_items
 
@@ -117,16 +118,17 @@ def test_jobs_on_two_workers_equal_the_serial_records():
     assert jobs.summarize(serial) == bt.summarize(serial, "eai-1.0.5", planner="none")
 
 
-@needs_fd
-def test_fast_downward_solves_gold_domains_and_names_its_version():
+@pytest.mark.parametrize("planner,version", [pytest.param("fast-downward", "Fast Downward", marks=needs_fd),
+                                             ("builtin", "builtin")])
+def test_planner_solves_gold_domains_and_names_its_version(planner, version):
     for mod in (vt, bt):
         items = mod.gold_items()[:2]
-        jobs = mod.transition_modeling_jobs(items, "fixed", "fast-downward")
+        jobs = mod.transition_modeling_jobs(items, "fixed", planner)
         records = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args, workers=2)
         out = jobs.summarize(records)
         assert [r["planner"]["verdict"] for r in records] == ["solved", "solved"]
         assert out["summary"]["overall"]["planner_success_rate"] == 100.0
-        assert out["planner"]["name"] == "fast-downward" and "Fast Downward" in out["planner"]["version"]
+        assert out["planner"]["name"] == planner and version in out["planner"]["version"]
 
 
 @needs_fd
@@ -168,3 +170,17 @@ def test_no_reply_crashes_the_scorer(text):
         logic_score(op["action_effects"], "(forall (?o - object) (when (a ?o) (b ?o)))", "fixed")
     rec = vt.score_item({"identifier": "975_2", "llm_output": text}, "eai-1.0.5")
     assert rec["status"] in ("scored", "format_error")
+
+
+def test_builtin_planner_verdicts_unreadable_unsolvable_and_timeout():
+    data = vt.world_data()
+    ident = data.task_ids[0]
+    planner = BuiltinPlanner()
+    gold = complete_domain(data.base_domain, {}, data.gold_operators)
+    assert planner.solve(gold, data.problems[ident], 60)["verdict"] == "solved"
+    broken = gold[:-1] + "(:action walk :parameters (?c) :effect (flying ?c)))"
+    out = planner.solve(broken, data.problems[ident], 60)
+    assert out["verdict"] == "unsolved" and "undefined predicate" in out["message"]
+    no_ops = gold[: gold.index("(:action")] + ")"
+    assert planner.solve(no_ops, data.problems[ident], 60)["verdict"] == "unsolved"
+    assert planner.solve(gold, data.problems[ident], 0)["verdict"] == "timeout"

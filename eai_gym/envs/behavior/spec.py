@@ -7,8 +7,9 @@ from ...registry import EnvSpec, ModeSpec, Option, SummaryKey, WorldSpec, simila
 
 PROTOCOLS = ("fixed", "eai-1.0.5")
 PLANNER = Option("planner", "the planner for the planner success rate: auto (default: Fast Downward when installed, "
-                             "else none: the planner columns are marked not computed), fast-downward or none",
-                 default="auto", choices=("auto", "fast-downward", "none"))
+                             "else none: the planner columns are marked not computed), fast-downward, builtin (pure Python, "
+                             "see docs/transition_modeling.md for its agreement with Fast Downward) or none",
+                 default="auto", choices=("auto", "fast-downward", "builtin", "none"))
 PLANNER_TIMEOUT = Option("planner_timeout", "seconds per planner call (default: the reference's, 100 VirtualHome, "
                                             "200 BEHAVIOR)", type="int", default=None)
 SCORING = "eai_gym.scoring.behavior.modes"
