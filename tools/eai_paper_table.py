@@ -12,7 +12,8 @@
   stored reference runs (``tests/reference/data/{goal_interpretation,published_plans,transition_modeling}/``);
   eai-gym's are computed now (transition modeling's planner column only with ``--planner fast-downward``).
 
-Usage: python tools/eai_paper_table.py [--paper-html PATH] [--markdown] [--planner none|fast-downward]
+Usage: python tools/eai_paper_table.py [--paper-html PATH] [--markdown] [--differences] [--update-doc docs/reproduce.md]
+                                     [--planner none|fast-downward]
 """
 
 from __future__ import annotations
@@ -205,6 +206,7 @@ def gym_summaries(planner: str) -> dict:
 
 HEADLINE = (("goal_interpretation", "overall f1"), ("subgoal_decomposition", "Goal SR"), ("action_sequencing", "Goal SR"),
             ("transition_modeling", "Object States F1"), ("transition_modeling", "Object States planner SR"))
+MARKERS = ("<!-- eai paper table -->", "<!-- end eai paper table -->")
 SHORT = {"goal_interpretation": "GI", "subgoal_decomposition": "SD", "action_sequencing": "AS", "transition_modeling": "TM"}
 
 
@@ -242,22 +244,28 @@ def markdown(planner: str, differences: bool = False) -> str:
             cells.append("–" if r is None else " / ".join(_fmt(r[k]) for k in ("paper", "eai-eval", "eai-gym")))
         out.append(f"| {name} | " + " | ".join(cells) + " |")
     out += ["", "| module | world | paper figures | eai-eval 1.0.5 figures | paper = eai-eval (±0.05) | largest difference | "
-            "eai-gym = eai-eval (exact) |", "|---|---|---|---|---|---|---|"]
+            "eai-gym = eai-eval (exact) | paper = eai-gym (±0.05) |", "|---|---|---|---|---|---|---|---|"]
     diffs = []
-    for m in SHORT:
+    for m, kind in [(m, k) for m in SHORT for k in ("", " planner")]:
+        if kind and m != "transition_modeling":
+            continue
         for w in ("virtualhome", "behavior"):
-            sel = [r for r in rows if r["module"] == m and r["world"] == w]
+            sel = [r for r in rows if r["module"] == m and r["world"] == w and
+                   (m != "transition_modeling" or r["metric"].endswith("planner SR") == bool(kind))]
             both = [r for r in sel if r["paper"] is not None and r["eai-eval"] is not None]
             close = [r for r in both if abs(r["paper"] - r["eai-eval"]) <= 0.05 + 1e-9]
             worst = max(both, key=lambda r: abs(r["paper"] - r["eai-eval"]), default=None)
             ref_rows = [r for r in sel if r["eai-eval"] is not None and r["eai-gym"] is not None]
             same = [r for r in ref_rows if abs(r["eai-eval"] - r["eai-gym"]) < 1e-9]
+            gym = [r for r in sel if r["paper"] is not None and r["eai-gym"] is not None]
+            gym_close = [r for r in gym if abs(r["paper"] - r["eai-gym"]) <= 0.05 + 1e-9]
             diffs += [r for r in both if r not in close] + [r for r in ref_rows if r not in same]
+            diffs += [r for r in gym if r not in gym_close and r["eai-eval"] is None]
             worst_txt = "–" if worst is None else (f"{abs(worst['paper'] - worst['eai-eval']):.1f} ({worst['model']} "
                                                    f"{worst['metric']}: paper {worst['paper']}, eai-eval {_fmt(worst['eai-eval'])})")
-            out.append(f"| {SHORT[m]} | {w} | {sum(r['paper'] is not None for r in sel)} | "
+            out.append(f"| {SHORT[m]}{kind} | {w} | {sum(r['paper'] is not None for r in sel)} | "
                        f"{sum(r['eai-eval'] is not None for r in sel)} | {len(close)} of {len(both)} | {worst_txt} | "
-                       f"{len(same)} of {len(ref_rows)} |")
+                       f"{len(same)} of {len(ref_rows)} | {len(gym_close)} of {len(gym)} |")
     if differences:
         out += ["", "| module | world | metric | model | paper | eai-eval | eai-gym |", "|---|---|---|---|---|---|---|"]
         out += [f"| {SHORT[r['module']]} | {r['world']} | {r['metric']} | {r['model']} | {_fmt(r['paper'])} | "
@@ -273,11 +281,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--planner", choices=["none", "fast-downward"], default="none")
     ap.add_argument("--differences", action="store_true", help="also list every figure that differs")
+    ap.add_argument("--update-doc", help="write the tables between the markers of this markdown file "
+                                         "(docs/reproduce.md) instead of printing them")
     args = ap.parse_args(argv)
     if args.paper_html:
         write_paper(args.paper_html, args.commit)
-    if args.markdown:
-        print(markdown(args.planner, args.differences))
+    if args.markdown or args.update_doc:
+        text = markdown(args.planner, args.differences)
+        if args.update_doc:
+            doc = open(args.update_doc, encoding="utf-8").read()
+            start, end = doc.index(MARKERS[0]) + len(MARKERS[0]), doc.index(MARKERS[1])
+            with open(args.update_doc, "w", encoding="utf-8") as f:
+                f.write(doc[:start] + "\n" + text + "\n" + doc[end:])
+        else:
+            print(text)
     return 0
 
 

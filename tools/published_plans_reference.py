@@ -65,16 +65,17 @@ def inputs(module: str) -> dict[str, list]:
 
 
 def run(module: str, out_dir: str, python: str, kit: str, models: list[str] | None,
-        span: tuple[int, int] | None = None) -> None:
+        span: tuple[int, int] | None = None, reverse: bool = False) -> None:
     """The harness on every model (or ``models``), on all its items or on ``items[start:stop]`` (written to
-    ``<model>.items<start>-<stop>.json``: the reference's summary of those items alone)."""
+    ``<model>.items<start>-<stop>.json``: the reference's summary of those items alone). A model whose result
+    file exists is skipped (so a stopped run resumes, and two runs, one ``reverse``, can share the models)."""
     harness = os.path.join(kit, "harness", "virtualhome", "ref_vh_eval.py")
     os.makedirs(out_dir, exist_ok=True)
     extra = ["--num-workers", "1", "--seed", "0"] if module == "subgoal_decomposition" else []
-    for model, items in sorted(inputs(module).items()):
-        if models and model not in models:
-            continue
+    for model, items in sorted(inputs(module).items(), reverse=reverse):
         name = model if span is None else f"{model}.items{span[0]}-{span[1]}"
+        if (models and model not in models) or os.path.exists(os.path.join(out_dir, f"{name}.json")):
+            continue
         src = os.path.join(out_dir, f"{name}_outputs.json")
         with open(src, "w") as f:
             json.dump(items if span is None else items[span[0]:span[1]], f)
@@ -188,6 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--kit", default=os.path.join(HERE, "..", "..", "shared", "reference"))
     r.add_argument("--models", nargs="*")
     r.add_argument("--items", help="START:STOP, a slice of each model's items")
+    r.add_argument("--reverse", action="store_true", help="models in reverse name order")
     p = sub.add_parser("pack")
     p.add_argument("module", choices=sorted(FOLDERS))
     p.add_argument("out_dir")
@@ -199,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
         write_inputs(args.wheel)
     elif args.cmd == "run":
         span = tuple(int(x) for x in args.items.split(":")) if args.items else None
-        run(args.module, args.out_dir, args.python, args.kit, args.models, span)
+        run(args.module, args.out_dir, args.python, args.kit, args.models, span, args.reverse)
     elif args.cmd == "pack":
         pack(args.module, args.out_dir)
     else:
