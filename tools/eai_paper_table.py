@@ -231,7 +231,8 @@ def figures(planner: str) -> list[dict]:
     return rows
 
 
-def markdown(planner: str, differences: bool = False) -> str:
+def markdown(planner: str) -> tuple[str, str]:
+    """The two tables of docs/reproduce.md, and the table of every figure that differs."""
     rows = figures(planner)
     by = {(r["module"], r["world"], r["metric"], r["model"]): r for r in rows}
     cols = [(m, w, metric) for m, metric in HEADLINE for w in ("virtualhome", "behavior")]
@@ -266,11 +267,10 @@ def markdown(planner: str, differences: bool = False) -> str:
             out.append(f"| {SHORT[m]}{kind} | {w} | {sum(r['paper'] is not None for r in sel)} | "
                        f"{sum(r['eai-eval'] is not None for r in sel)} | {len(close)} of {len(both)} | {worst_txt} | "
                        f"{len(same)} of {len(ref_rows)} | {len(gym_close)} of {len(gym)} |")
-    if differences:
-        out += ["", "| module | world | metric | model | paper | eai-eval | eai-gym |", "|---|---|---|---|---|---|---|"]
-        out += [f"| {SHORT[r['module']]} | {r['world']} | {r['metric']} | {r['model']} | {_fmt(r['paper'])} | "
+    listing = ["| module | world | metric | model | paper | eai-eval | eai-gym |", "|---|---|---|---|---|---|---|"]
+    listing += [f"| {SHORT[r['module']]} | {r['world']} | {r['metric']} | {r['model']} | {_fmt(r['paper'])} | "
                 f"{_fmt(r['eai-eval'])} | {_fmt(r['eai-gym'])} |" for r in diffs]
-    return "\n".join(out)
+    return "\n".join(out), "\n".join(listing)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -281,20 +281,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--planner", choices=["none", "fast-downward"], default="none")
     ap.add_argument("--differences", action="store_true", help="also list every figure that differs")
-    ap.add_argument("--update-doc", help="write the tables between the markers of this markdown file "
-                                         "(docs/reproduce.md) instead of printing them")
+    ap.add_argument("--update-doc", help="also write the two tables between the markers of this markdown file "
+                                         "(docs/reproduce.md)")
     args = ap.parse_args(argv)
     if args.paper_html:
         write_paper(args.paper_html, args.commit)
     if args.markdown or args.update_doc:
-        text = markdown(args.planner, args.differences)
+        text, listing = markdown(args.planner)
         if args.update_doc:
             doc = open(args.update_doc, encoding="utf-8").read()
             start, end = doc.index(MARKERS[0]) + len(MARKERS[0]), doc.index(MARKERS[1])
             with open(args.update_doc, "w", encoding="utf-8") as f:
                 f.write(doc[:start] + "\n" + text + "\n" + doc[end:])
-        else:
-            print(text)
+        if args.markdown:
+            print(text + ("\n\n" + listing if args.differences else ""))
     return 0
 
 
