@@ -17,6 +17,8 @@ outputs of these modules). Read as data with ``tools/published_goal_interpretati
   per item the fields the tests compare (action sequencing: the harness's status, error type, executable,
   success, goal counts, runtime errors and counter contributions; subgoal decomposition: category, success, goal
   counts, error types of the branches run, actions of a correct plan; see ``tests/reference/virtualhome_compare.py``);
+* ``legacy MODEL OUT --python REF_PY --package-dir DIR``: virtualhome-eval 0.1.1's own action-sequence evaluator,
+  which reads the name-only format, on one model (see docs/reproduce.md);
 * ``compare [--module M] [--models M ...]``: scores every model with eai-gym ``protocol="eai-1.0.5"`` and prints,
   per model, whether its summary and every item agree with the stored reference, then "N of 15 models agree".
 """
@@ -83,6 +85,31 @@ def run(module: str, out_dir: str, python: str, kit: str, models: list[str] | No
                "--model", model, *extra]
         print(" ".join(cmd), file=sys.stderr, flush=True)
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+
+
+LEGACY_DRIVER = """
+import json, os, shutil, sys, tempfile
+import virtualhome_eval
+from virtualhome_eval.agent_eval import agent_evaluation
+assert os.environ.get("PYTHONHASHSEED") == "0" and virtualhome_eval.__file__.startswith(sys.argv[3]), virtualhome_eval.__file__
+tmp = tempfile.mkdtemp()
+os.makedirs(f"{tmp}/llm/action_sequence")
+shutil.copy(sys.argv[1], f"{tmp}/llm/action_sequence/")
+res = agent_evaluation(mode="evaluate_results", eval_type="action_sequence", llm_response_path=f"{tmp}/llm",
+                       output_dir=f"{tmp}/out")
+json.dump(res, open(sys.argv[2], "w"), indent=1, default=repr)
+"""
+
+
+def run_legacy(model: str, out: str, python: str, package_dir: str) -> None:
+    """virtualhome-eval 0.1.1's own action-sequence evaluator (the package unpacked in ``package_dir``, put first
+    on ``PYTHONPATH`` of the eai-eval 1.0.5 venv, whose dependencies it shares) on one model's published file;
+    its log goes to ``./logs/``."""
+    src = os.path.join(tempfile.mkdtemp(), f"{model}_outputs.json")
+    with open(src, "w") as f:
+        json.dump(inputs("action_sequencing")[model], f)
+    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": package_dir}
+    subprocess.run(["nice", "-n", "10", python, "-c", LEGACY_DRIVER, src, out, package_dir], check=True, env=env)
 
 
 def pack(module: str, out_dir: str) -> None:
@@ -190,6 +217,11 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--models", nargs="*")
     r.add_argument("--items", help="START:STOP, a slice of each model's items")
     r.add_argument("--reverse", action="store_true", help="models in reverse name order")
+    lg = sub.add_parser("legacy", help="virtualhome-eval 0.1.1's action-sequence evaluator on one model")
+    lg.add_argument("model")
+    lg.add_argument("out")
+    lg.add_argument("--python", required=True, help="the Python of the eai-eval 1.0.5 venv")
+    lg.add_argument("--package-dir", required=True, help="the unpacked virtualhome_eval-0.1.1 wheel")
     p = sub.add_parser("pack")
     p.add_argument("module", choices=sorted(FOLDERS))
     p.add_argument("out_dir")
@@ -202,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     elif args.cmd == "run":
         span = tuple(int(x) for x in args.items.split(":")) if args.items else None
         run(args.module, args.out_dir, args.python, args.kit, args.models, span, args.reverse)
+    elif args.cmd == "legacy":
+        run_legacy(args.model, args.out, args.python, args.package_dir)
     elif args.cmd == "pack":
         pack(args.module, args.out_dir)
     else:
