@@ -8,19 +8,21 @@ outputs of these modules). Read as data with ``tools/published_goal_interpretati
 
 * ``inputs [--wheel PATH]``: writes ``tests/reference/data/published_plans/inputs.json.gz`` =
   ``{"source", "wheel", "sha256", "license", "modules": {module: {model: items}}}`` (items unchanged);
-* ``run MODULE OUT_DIR --python REF_PY [--kit DIR] [--models M ...]``: runs the reference kit's harness
-  (``harness/virtualhome/ref_vh_eval.py``: eai-eval 1.0.5 imported from the venv of ``REF_PY``, unmodified,
-  ``PYTHONHASHSEED=0``; subgoal decomposition with one worker and ``random.seed(0)`` before the run) on every
-  model, one process at a time under ``nice``, writing ``OUT_DIR/<model>.json``;
+* ``run MODULE OUT_DIR --python REF_PY [--kit DIR] [--models M ...] [--items A:B] [--reverse]``: runs the reference
+  kit's harness (``harness/virtualhome/ref_vh_eval.py``: eai-eval 1.0.5 imported from the venv of ``REF_PY``,
+  unmodified, ``PYTHONHASHSEED=0``; subgoal decomposition with one worker and ``random.seed(0)`` before the run)
+  on every model (or on ``items[A:B]`` of each), one process at a time under ``nice``, writing ``OUT_DIR/<model>.json``
+  (``<model>.items<A>-<B>.json``) and skipping the files that exist;
 * ``pack MODULE OUT_DIR``: gathers those files into ``tests/reference/data/published_plans/reference_<module>.json.gz``
-  = ``{"reference", "harness", "models": {model: {"summary", "summary_exception", "counters", "items"}}}``,
+  = ``{"reference", "harness", "models": {model: {"summary", "summary_exception", "counters", "items"}},
+  "subsets": {"<model>.items<A>-<B>": {... "model", "start", "stop"}}}``,
   per item the fields the tests compare (action sequencing: the harness's status, error type, executable,
   success, goal counts, runtime errors and counter contributions; subgoal decomposition: category, success, goal
   counts, error types of the branches run, actions of a correct plan; see ``tests/reference/virtualhome_compare.py``);
 * ``legacy MODEL OUT --python REF_PY --package-dir DIR``: virtualhome-eval 0.1.1's own action-sequence evaluator,
   which reads the name-only format, on one model (see docs/reproduce.md);
 * ``compare [--module M] [--models M ...]``: scores every model with eai-gym ``protocol="eai-1.0.5"`` and prints,
-  per model, whether its summary and every item agree with the stored reference, then "N of 15 models agree".
+  per stored run, whether its summary and every item agree with the stored reference, then "N of M runs agree".
 """
 
 from __future__ import annotations
