@@ -41,16 +41,24 @@ def fetch_wheel(dest: str) -> str:
     return next(os.path.join(dest, f) for f in os.listdir(dest) if f.endswith(".whl"))
 
 
-def read_models(wheel: str) -> dict[str, list]:
-    """``{model name: items}`` in model-name order."""
+def read_models(wheel: str, folder: str = FOLDER) -> dict[str, list]:
+    """``{model name: items}`` of one ``llm_response/<module>/`` folder of the wheel, in model-name order."""
     out = {}
     with zipfile.ZipFile(wheel) as z:
         for name in sorted(z.namelist()):
-            if name.startswith(FOLDER) and name.endswith("_outputs.json"):
-                out[name[len(FOLDER):-len("_outputs.json")]] = json.loads(z.read(name))
+            if name.startswith(folder) and name.endswith("_outputs.json"):
+                out[name[len(folder):-len("_outputs.json")]] = json.loads(z.read(name))
     if len(out) != 15:
-        raise ValueError(f"expected 15 model files in {FOLDER} of {wheel}, found {len(out)}")
+        raise ValueError(f"expected 15 model files in {folder} of {wheel}, found {len(out)}")
     return out
+
+
+def provenance(wheel: str, folder: str = FOLDER) -> dict[str, str]:
+    """Where the outputs come from: the wheel's name, sha256 and the first line of its licence."""
+    with zipfile.ZipFile(wheel) as z:
+        licence = z.read(f"virtualhome_eval-{VERSION}.dist-info/LICENSE").decode().splitlines()[0]
+    return {"source": f"virtualhome-eval=={VERSION} (PyPI), {folder}", "wheel": os.path.basename(wheel),
+            "sha256": hashlib.sha256(open(wheel, "rb").read()).hexdigest(), "license": licence}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,11 +75,7 @@ def main(argv: list[str] | None = None) -> int:
             with open(os.path.join(args.out_dir, f"{name}_outputs.json"), "w") as f:
                 json.dump(items, f)
     if args.test_data:
-        with zipfile.ZipFile(wheel) as z:
-            licence = z.read(f"virtualhome_eval-{VERSION}.dist-info/LICENSE").decode().splitlines()[0]
-        doc = {"source": f"virtualhome-eval=={VERSION} (PyPI), {FOLDER}", "wheel": os.path.basename(wheel),
-               "sha256": hashlib.sha256(open(wheel, "rb").read()).hexdigest(), "license": licence,
-               "models": models}
+        doc = {**provenance(wheel), "models": models}
         os.makedirs(os.path.dirname(os.path.abspath(args.test_data)), exist_ok=True)
         with open(args.test_data, "wb") as f:
             f.write(gzip.compress(json.dumps(doc, sort_keys=True).encode(), 9, mtime=0))

@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 
 from eai_gym.scoring.virtualhome import score_item, score_items
+from virtualhome_compare import compare_item
 
 DATA = Path(__file__).parent / "data" / "virtualhome"
-GOAL_KEYS = ("node_matched", "node_total", "edge_matched", "edge_total", "action_matched", "action_total")
-
 CASES = [
     ("quirk_inputs.json", "quirk_outputs_action_sequencing.json", "summary", True),
     ("gold_inputs.json", "gold_outputs_action_sequencing.json", "summary", True),
@@ -22,24 +21,6 @@ CASES = [
 
 def load(name):
     return json.loads((DATA / name).read_text())
-
-
-def compare_item(ours: dict, ref: dict) -> list[str]:
-    problems = []
-    for key in ("status", "error_type", "success"):
-        if ours[key] != ref.get(key, None if key == "error_type" else False):
-            problems.append(f"{key}: {ours[key]!r} != {ref.get(key)!r}")
-    if ref["status"] != "skipped_gold_test_failed" and ours["executable"] != ref.get("executable"):
-        problems.append(f"executable: {ours['executable']} != {ref.get('executable')}")
-    if ref.get("goal_eval"):
-        for k in GOAL_KEYS:
-            if ours["goal"][k] != ref["goal_eval"][k]:
-                problems.append(f"goal.{k}: {ours['goal'][k]} != {ref['goal_eval'][k]}")
-    if ours["runtime_errors"] != ref.get("runtime_errors", []):
-        problems.append(f"runtime_errors: {ours['runtime_errors']} != {ref.get('runtime_errors')}")
-    if "counter_delta" in ref and ours["counts"] != ref["counter_delta"]:
-        problems.append(f"counts: {ours['counts']} != {ref['counter_delta']}")
-    return problems
 
 
 @pytest.mark.parametrize("inputs,outputs,summary_key,shortcut", CASES,

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import ast
 import json
 from pathlib import Path
 
 import pytest
 
 from eai_gym.scoring.virtualhome.subgoal_decomposition import score_items
+from virtualhome_compare import subgoal_entry, subgoal_problems
 
 DATA = Path(__file__).parent / "data" / "virtualhome"
 RUNS = ["subgoal_goal_and_split", "subgoal_goal_then_split", "subgoal_perturbed"]
@@ -22,19 +22,7 @@ def test_subgoal_runs(run):
     res = score_items(items, "eai-1.0.5", seed=0)
     bad = {}
     for item, rec in zip(items, res["tasks"]):
-        entry = ref["error_info"][item["identifier"]]
-        info = ast.literal_eval(entry["info"])
-        problems = []
-        if (rec["category"], rec["success"]) != (info[0], entry["success"]):
-            problems.append(("category/success", rec["category"], rec["success"], info[0], entry["success"]))
-        if isinstance(info[-1], dict) and rec["goal"] != info[-1]:
-            problems.append(("goal", rec["goal"], info[-1]))
-        if info[0] in ("Runtime", "Correct", "GoalUnreachable"):
-            theirs = [e["error_info"]["error_type"] for e in info[-2]]
-            if [e["error_type"] for e in rec["errors"]] != theirs:
-                problems.append(("errors", rec["errors"], theirs))
-            if info[0] == "Correct" and rec["actions"] != info[2][0]:
-                problems.append(("actions", rec["actions"], info[2][0]))
+        problems = subgoal_problems(rec, subgoal_entry(ref["error_info"][item["identifier"]]))
         if problems:
             bad[item["identifier"]] = problems
     assert not bad, bad
