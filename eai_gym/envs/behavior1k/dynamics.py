@@ -146,6 +146,10 @@ def _place(relation: str, symmetric: tuple[str, ...] = ()) -> Handler:
         e = Edit(s)
         e.held = None
         e.add(relation, o, t)
+        if relation == "ontop":  # on top of something inside a container is inside it too (OmniGibson's Inside)
+            for c in s.targets("inside", t):
+                if c != o:
+                    e.add("inside", o, c)
         for rel in symmetric:
             e.add(rel, o, t)
             e.add(rel, t, o)
@@ -198,17 +202,19 @@ def produced(kb: ActivityKB, s: B1KState, src: str) -> list[str]:
 
 
 def removable(kb: ActivityKB, s: B1KState, tool: str, substances: list[str]) -> list[str]:
-    conds = kb.param(tool, "particleRemover").get("conditions", {})
-    return [x for x in substances if conds.get(kb.synset[x]) is not None
-            and conditions_met(kb, s, tool, conds[kb.synset[x]])]
+    return [x for x in substances if (conds := kb.remover_conditions(tool, x)) is not None
+            and conditions_met(kb, s, tool, conds)]
 
 
 def absorbable(kb: ActivityKB, s: B1KState, tool: str, substances: list[str]) -> list[str]:
     """What a remover soaks up: the substances it removes (OmniGibson's check) and those its removal conditions
     ask it to be saturated with (a rag that must be saturated with liquid soap to remove a stain can take soap;
     OmniGibson's SOAK refuses, which would make such conditions unreachable)."""
-    conds = kb.param(tool, "particleRemover").get("conditions", {})
-    wanted = {c[1] for cs in conds.values() for c in (cs or ()) if c and c[0] == "saturated"}
+    params = kb.param(tool, "particleRemover")
+    lists = list((params.get("conditions") or {}).values())
+    lists += [params.get(k) for k in ("default_fluid_conditions", "default_non_fluid_conditions",
+                                      "default_visual_conditions")]
+    wanted = {c[1] for cs in lists for c in (cs or ()) if c and c[0] == "saturated"}
     return sorted(set(removable(kb, s, tool, substances)) | {x for x in substances if kb.synset[x] in wanted})
 
 
@@ -248,13 +254,13 @@ def wipe(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
     if not dirt:
         raise Failure(ADD, f"{t} is covered by nothing")
     need(kb, o, "particleRemover", "WIPE")
-    conds = kb.param(o, "particleRemover").get("conditions", {})
-    supported = [x for x in dirt if conds.get(kb.synset[x]) is not None]  # null: it cannot remove it
+    conds = {x: kb.remover_conditions(o, x) for x in dirt}
+    supported = [x for x in dirt if conds[x] is not None]  # null: it cannot remove it
     if not supported:
         raise Failure(AFF, f"{o} cannot remove {', '.join(dirt)}")
     ok = removable(kb, s, o, supported)
     if not ok:
-        solvents = sorted({str(c[1]) for x in supported for c in conds[kb.synset[x]]})
+        solvents = sorted({str(c[1]) for x in supported for c in conds[x] or ()})
         raise Failure(MISSING, f"{o} must be saturated with one of {', '.join(solvents)} to remove "
                                f"{', '.join(supported)}")
     e = Edit(s)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .dynamics import ADD, AFF, MISSING, Failure, Handler, hand_free, holding, need, require_object, conditions_met
-from .dynamics import is_fixture, produced
+from .dynamics import is_fixture, produced, removable
 from .kb import ActivityKB
 from .rules import exposure, gather_inputs, produce
 from .state import B1KState, Edit
@@ -87,7 +87,7 @@ def pour(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
             if s.has("filled", o, x):
                 e.add("filled", t, x)
         else:
-            e.add("covered", t, x)
+            land_on(kb, s, e, t, x)
         e.remove("contains", o, x)
         e.remove("filled", o, x)
     return e
@@ -110,8 +110,17 @@ def apply_substance(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
         raise Failure(ADD, f"{t} is already covered with {', '.join(got)}")
     e = Edit(s)
     for x in got:
-        e.add("covered", t, x)
+        land_on(kb, s, e, t, x)
     return e
+
+
+def land_on(kb: ActivityKB, s: B1KState, e: Edit, t: str, x: str) -> None:
+    """Substance ``x`` lands on ``t``: it covers ``t``; a particle remover that can remove ``x`` now (its
+    conditions for ``x`` hold) also soaks it up, as OmniGibson's removers absorb what touches them (a pot plant
+    watered becomes saturated with water)."""
+    e.add("covered", t, x)
+    if removable(kb, s, t, [x]):
+        e.add("saturated", t, x)
 
 
 def rinse(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:

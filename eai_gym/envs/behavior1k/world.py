@@ -37,6 +37,7 @@ def initial_state(activity: str) -> B1KState:
     future = {f[1] for f in facts if f[0] == "future"}
     facts |= {("real", i) for names in rec["objects"].values() for i in names if i not in future}
     facts |= {("contains", f[1], f[2]) for f in facts if f[0] == "filled"}
+    facts |= {("future", i) for names in activity_kb(activity).hidden.values() for i in names}
     return B1KState(frozenset(facts), None, activity)
 
 
