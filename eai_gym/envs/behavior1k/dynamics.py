@@ -14,7 +14,7 @@ from ...core import ErrorType
 from .data import raw
 from .kb import ActivityKB
 from .rules import produce, settle, states_ok
-from .state import B1KState, Edit
+from .state import B1KState, Edit, begin
 
 MISSING, AFF, ADD = ErrorType.MISSING_STEP, ErrorType.AFFORDANCE, ErrorType.ADDITIONAL_STEP
 
@@ -43,7 +43,16 @@ def require_object(kb: ActivityKB, s: B1KState, t: str, what: str = "target") ->
 
 
 def closed_around(kb: ActivityKB, s: B1KState, t: str) -> str | None:
-    """The closed openable container ``t`` is in, directly or through other containers (None: reachable)."""
+    """The closed openable container ``t`` is in, directly or through other containers (None: reachable);
+    remembered per state (a mask asks it for every action on ``t``)."""
+    memo = s.memo()
+    if t not in memo:
+        memo[t] = _closed_around(kb, s, t)
+    found: str | None = memo[t]
+    return found
+
+
+def _closed_around(kb: ActivityKB, s: B1KState, t: str) -> str | None:
     seen = {t}
     todo = s.targets("inside", t)
     while todo:
@@ -79,7 +88,7 @@ def need(kb: ActivityKB, inst: str, prop: str, action: str) -> None:
 def navigate_to(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
     assert t is not None
     require_object(kb, s, t)
-    e = Edit(s)
+    e = begin(s)
     floor = _floor(kb, s, t)
     if kb.agent is not None and floor is not None:
         e.facts = {f for f in e.facts if not (f[0] == "ontop" and f[1] == kb.agent)}
@@ -117,7 +126,7 @@ def grasp(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
         raise Failure(MISSING, f"the hand is already full (holding {s.held})")
     if s.targets("attached", t):
         raise Failure(MISSING, f"{t} is attached to {s.targets('attached', t)[0]}: DETACH it first")
-    e = Edit(s)
+    e = begin(s)
     e.unplace(t)
     e.held = t
     return e
@@ -127,7 +136,7 @@ def release(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
     o = holding(s)
     if t is not None and t != o:
         raise Failure(MISSING, f"not holding {t} (holding {o})")
-    e = Edit(s)
+    e = begin(s)
     e.held = None
     floor = _floor(kb, s, kb.agent) if kb.agent else None
     if floor is not None:
@@ -143,7 +152,7 @@ def _place(relation: str, symmetric: tuple[str, ...] = ()) -> Handler:
         if relation == "inside":  # sizes are not modelled: any object may take another inside (OmniGibson samples)
             if kb.has(t, "openable") and not s.has("open", t):
                 raise Failure(MISSING, f"{t} is closed: OPEN it first")
-        e = Edit(s)
+        e = begin(s)
         e.held = None
         e.add(relation, o, t)
         if relation == "ontop":  # on top of something inside a container is inside it too (OmniGibson's Inside)
@@ -165,7 +174,7 @@ def open_close(value: bool) -> Handler:
         hand_free(s, t)
         if s.has("open", t) == value:
             raise Failure(ADD, f"{t} is already {'open' if value else 'closed'}")
-        e = Edit(s)
+        e = begin(s)
         (e.add if value else e.remove)("open", t)
         return e
     return act
@@ -179,7 +188,7 @@ def toggle(value: bool) -> Handler:
         hand_free(s, t)
         if s.has("toggled_on", t) == value:
             raise Failure(ADD, f"{t} is already {'on' if value else 'off'}")
-        e = Edit(s)
+        e = begin(s)
         (e.add if value else e.remove)("toggled_on", t)
         return e
     return act
@@ -238,7 +247,7 @@ def _soak(under: bool) -> Handler:
             raise Failure(AFF, f"{o} cannot absorb {', '.join(systems)}")
         if all(s.has("saturated", o, x) for x in ok):
             raise Failure(ADD, f"{o} is already saturated with {', '.join(ok)}")
-        e = Edit(s)
+        e = begin(s)
         for x in ok:
             e.add("saturated", o, x)
         return e
@@ -263,7 +272,7 @@ def wipe(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
         solvents = sorted({str(c[1]) for x in supported for c in conds[x] or ()})
         raise Failure(MISSING, f"{o} must be saturated with one of {', '.join(solvents)} to remove "
                                f"{', '.join(supported)}")
-    e = Edit(s)
+    e = begin(s)
     for x in ok:
         e.remove("covered", t, x)
     return e

@@ -34,6 +34,31 @@ def _by_output() -> dict[str, list[tuple[str, dict[str, Any]]]]:
     return out
 
 
+def goal_synsets(record: dict[str, Any]) -> set[str]:
+    """The declared synsets an activity's ``:goal`` names (its instances' and its quantifiers' categories)."""
+    objects: dict[str, list[str]] = record["objects"]
+    of_instance = {i: syn for syn, names in objects.items() for i in names}
+    out: set[str] = set()
+    todo: list[Any] = [record["goal"]]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, list):
+            todo += item
+        elif isinstance(item, str):
+            name = item.lstrip("?")
+            if name in objects:
+                out.add(name)
+            elif name in of_instance:
+                out.add(of_instance[name])
+    return out
+
+
+def activity_intermediates(record: dict[str, Any]) -> dict[str, list[str]]:
+    """The undeclared instances of an activity (its record as packaged): ``{synset: [instance, ...]}``."""
+    counts = intermediate_synsets(set(record["objects"]), goal_synsets(record))
+    return {syn: [f"{syn}_{k}" for k in range(1, n + 1)] for syn, n in counts.items()}
+
+
 def _stations_ok(kind: str, rule: dict[str, Any], declared: set[str], abilities: set[str]) -> bool:
     for key in ("container", "heat_source", "machine"):
         if not set(rule.get(key) or {}) <= declared:

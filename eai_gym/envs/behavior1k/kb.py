@@ -11,8 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from .data import activity_record, raw
-from .goals import activity_goal
-from .intermediates import intermediate_synsets
+from .intermediates import activity_intermediates
 
 AGENT = "agent.n.01"
 #: transition-rule files whose rules fire by themselves at the fixpoint (the others fire from an action)
@@ -31,12 +30,8 @@ class ActivityKB:
         rec = activity_record(activity)
         self.activity = activity
         declared: dict[str, list[str]] = rec["objects"]
-        goal_synsets = {synset_of(a) for c in activity_goal(activity).conditions for atom in c.atoms
-                        for a in atom[1:]}
         #: undeclared instances the rules pass through (:mod:`.intermediates`); they start ``future``
-        self.hidden: dict[str, list[str]] = {
-            syn: [f"{syn}_{k}" for k in range(1, n + 1)]
-            for syn, n in intermediate_synsets(set(declared), goal_synsets & set(declared)).items()}
+        self.hidden: dict[str, list[str]] = activity_intermediates(rec)
         self.objects: dict[str, list[str]] = {**declared, **self.hidden}
         self.synset: dict[str, str] = {i: c for c, names in self.objects.items() for i in names}
         self.instances: tuple[str, ...] = tuple(self.synset)
