@@ -20,6 +20,8 @@ from .state import B1KState
 PLACED = frozenset({"inside", "ontop", "nextto", "under", "draped", "overlaid", "attached", "touching"})
 #: the cost of a literal the estimate has no closer rule for
 TYPICAL = 3.0
+#: the cost of a rule whose inputs can no longer meet its input states
+DEAD_END = 50.0
 
 
 def distance(s: B1KState) -> float:
@@ -64,7 +66,7 @@ def literal_cost(kb: ActivityKB, s: B1KState, atom: Fact, positive: bool) -> flo
     if pred == "covered" and not positive:
         return _clean_cost(kb, s, args[0], args[1])
     if pred == "real" and positive:
-        return 2 * TYPICAL
+        return make_cost(kb, s, args[0]) if s.has("future", args[0]) else TYPICAL
     return TYPICAL
 
 
@@ -75,5 +77,83 @@ def _clean_cost(kb: ActivityKB, s: B1KState, target: str, dirt: str) -> float:
         if conds is None or not s.real(tool):
             continue
         cost = _reach(kb, s, tool) + 1.0 + (0.0 if conditions_met(kb, s, tool, conds) else 2.0)
+        best = min(best, cost)
+    return best
+
+
+#: rule files whose rules gather their inputs in a container or machine
+GATHERING = ("heat_cook", "single_toggleable_machine", "mixing_stick", "substance_cooking", "substance_watercooking")
+
+
+def make_cost(kb: ActivityKB, s: B1KState, inst: str, depth: int = 2) -> float:
+    """Actions to make the ``future`` instance ``inst`` real: the cheapest rule that makes its synset, with each
+    input gathered where the rule needs it (an input that does not exist yet made first, ``depth`` levels deep),
+    the station heated or switched on, the cutting tool or mixing tool in hand."""
+    syn = kb.synset[inst]
+    best = 4 * TYPICAL
+    for kind, rules in kb.rules.items():
+        for rule in rules:
+            if syn not in (rule.get("output_synsets") or {}):
+                continue
+            if kind in ("slicing", "dicing"):
+                best = min(best, _cut_cost(kb, s, rule, depth))
+            elif kind in GATHERING:
+                best = min(best, _gather_cost(kb, s, kind, rule, depth))
+    return best
+
+
+def _cut_cost(kb: ActivityKB, s: B1KState, rule: dict, depth: int) -> float:
+    slicers = [i for i in kb.instances if kb.has(i, "slicer") and s.real(i)]
+    if not slicers:
+        return 4 * TYPICAL
+    tool = min(_reach(kb, s, i) for i in slicers)
+    wholes = [i for syn in rule["input_synsets"] for i in kb.objects.get(syn, ())]
+    have = [i for i in wholes if s.real(i)]
+    if have:
+        return tool + 1.0
+    if depth and wholes:
+        return tool + 1.0 + make_cost(kb, s, wholes[0], depth - 1)
+    return 4 * TYPICAL
+
+
+def _gather_cost(kb: ActivityKB, s: B1KState, kind: str, rule: dict, depth: int) -> float:
+    places = [i for key in ("container", "machine") for syn in (rule.get(key) or {}) for i in kb.objects.get(syn, ())]
+    if kind.startswith("substance") or kind == "mixing_stick":
+        places = places or [i for i in kb.instances if kb.has(i, "fillable")]
+    best = 4 * TYPICAL
+    for place in places[:3]:
+        if not s.real(place):
+            continue
+        cost = 0.0
+        for syn, count in (rule.get("input_synsets") or {}).items():
+            names = kb.objects.get(syn, [])
+            if not names:
+                cost += TYPICAL
+                continue
+            if names[0] in kb.substances:
+                x = names[0]
+                if not (s.has("contains", place, x) or s.has("filled", place, x)):
+                    cost += 2.0 if s.real(x) or not depth else 2.0 + make_cost(kb, s, x, depth - 1)
+                continue
+            wanted = (rule.get("input_states") or {}).get(syn) or ()
+            names = [o for o in names if all(s.has(pred, o) == bool(v) for pred, v in wanted)]
+            if len(names) < count:  # e.g. apples cooked too early: this rule cannot fire any more
+                cost += DEAD_END
+                continue
+            placed = [o for o in names if s.has("inside", o, place) or s.has("ontop", o, place)]
+            for o in [o for o in names if o not in placed][:max(0, count - len(placed))]:
+                cost += _reach(kb, s, o) + 1.0 if s.real(o) or not depth else 1.0 + make_cost(kb, s, o, depth - 1)
+        if kind in ("heat_cook", "substance_cooking", "substance_watercooking"):
+            sources = [h for h in kb.sources["heatSource"] + kb.sources["coldSource"]
+                       if not rule.get("heat_source") or kb.synset[h] in rule["heat_source"]]
+            if sources:
+                on = any(s.has("inside", place, h) or s.has("ontop", place, h) for h in sources)
+                cost += 0.0 if on else _reach(kb, s, place) + 1.0
+                cost += 0.0 if any(s.has("toggled_on", h) or not kb.has(h, "toggleable") for h in sources) else 1.0
+        elif kind == "single_toggleable_machine":
+            cost += 0.0 if s.has("toggled_on", place) else 1.0
+        elif kind == "mixing_stick":
+            tools = [i for i in kb.instances if kb.has(i, "mixingTool") and s.real(i)]
+            cost += (min(_reach(kb, s, i) for i in tools) if tools else TYPICAL) + 1.0
         best = min(best, cost)
     return best

@@ -102,7 +102,7 @@ def plan(activity: str, max_nodes: int = 60_000) -> PlanResult:
     start = initial_state(activity)
     found, nodes = _bfws(kb, goal, start, moves, max_nodes, _h)
     if found is None:
-        found, more = _bfws(kb, goal, start, moves, max_nodes, _h_closeness)
+        found, more = _bfws(kb, goal, start, moves, max_nodes // 2, _h_closeness)
         nodes += more
     if found is None:
         unsat = [i for i, ok in enumerate(goal.evaluate(start.facts)) if not ok]

@@ -1,5 +1,7 @@
 """The knowledge base's transition rules and the heat and cold sources, fired to a fixpoint after every action.
 
+* Each round fires the heated recipes before heat acts (their input states, e.g. uncooked apples, are read
+  first), then heat and cold act.
 * Heat and cold sources (``heatSource``/``coldSource`` with ``requires_toggled_on``/``requires_closed``/
   ``requires_inside``) act on what is inside them (or on top, unless ``requires_inside``) and on the contents of
   that: ``hot`` (heatable), ``cooked`` (cookable objects, source temperature >= ``cook_temperature``) and not
@@ -219,10 +221,11 @@ def settle(kb: ActivityKB, e: Edit) -> None:
         before = (frozenset(e.facts), e.held)
         if kb.sources["heatSource"] or kb.sources["coldSource"]:
             heated = exposure(kb, e.facts, "heatSource")
-            _temperature(kb, e, heated)
             cooled = exposure(kb, e.facts, "coldSource")
-            if heated or cooled:
+            if heated or cooled:  # recipes first: their input states (e.g. raw apples) are read before heat acts
                 _heat_rules(kb, e, heated, cooled)
+                heated = exposure(kb, e.facts, "heatSource")
+            _temperature(kb, e, heated)
         _machines(kb, e)
         _washers(kb, e)
         if (frozenset(e.facts), e.held) == before:
