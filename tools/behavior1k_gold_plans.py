@@ -6,10 +6,10 @@ each of the 1,016 activities, replays every plan found through the world (it mus
 and writes ``eai_gym/data/behavior1k/gold_plans.json.gz``: ``{"plans": {activity: [action, ...]},
 "unsolved": {activity: reason}, "planner": {...}}``.
 
-With ``--previous FILE`` the plans of an earlier run that still replay are kept; the others are planned again,
+With ``--previous FILE ...`` the plans of earlier runs that still replay are kept; the others are planned again,
 except the earlier run's unsolved activities unless ``--retry`` (they keep their reason, or the static one).
 
-Usage: python tools/behavior1k_gold_plans.py [--max-nodes N] [--only NAME ...] [--previous FILE [--retry [--retry-limit N]]] [--out PATH]
+Usage: python tools/behavior1k_gold_plans.py [--max-nodes N] [--only NAME ...] [--previous FILE ... [--retry [--retry-limit N]]] [--out PATH]
 """
 
 from __future__ import annotations
@@ -46,17 +46,22 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--max-nodes", type=int, default=30_000)
     ap.add_argument("--only", nargs="*")
-    ap.add_argument("--previous", help="an earlier gold_plans.json.gz: keep its plans that still replay")
+    ap.add_argument("--previous", nargs="+", default=[],
+                    help="earlier gold_plans.json.gz files (e.g. of runs over parts with --only): keep their plans "
+                         "that still replay (the first file's plan of an activity first)")
     ap.add_argument("--retry", action="store_true", help="with --previous: plan its unsolved activities again")
     ap.add_argument("--retry-limit", type=int, help="with --retry: at most this many (the first by name)")
     ap.add_argument("--out", default=os.path.join(HERE, "..", "eai_gym", "data", "behavior1k", "gold_plans.json.gz"))
     args = ap.parse_args()
     plans, unsolved = {}, {}
     previous, before = {}, {}
-    if args.previous:
-        with gzip.open(args.previous) as f:
+    for path in args.previous:
+        with gzip.open(path) as f:
             old = json.load(f)
-        previous, before = old["plans"], old["unsolved"]
+        for name, steps in old["plans"].items():
+            previous.setdefault(name, steps)
+        for name, reason in old["unsolved"].items():
+            before.setdefault(name, reason)
     t0 = time.time()
     retried = 0
     for i, name in enumerate(args.only or activity_names()):

@@ -65,6 +65,10 @@ def literal_cost(kb: ActivityKB, s: B1KState, atom: Fact, positive: bool) -> flo
         return 1.0
     if pred == "covered" and not positive:
         return _clean_cost(kb, s, args[0], args[1])
+    if pred in ("covered", "contains", "filled", "saturated") and positive:
+        return _give_cost(kb, s, args[0], args[1], pred)
+    if pred in ("cooked", "hot", "frozen") and positive:
+        return _expose_cost(kb, s, args[0], "coldSource" if pred == "frozen" else "heatSource")
     if pred == "real" and positive:
         return make_cost(kb, s, args[0]) if s.has("future", args[0]) else TYPICAL
     return TYPICAL
@@ -157,3 +161,40 @@ def _gather_cost(kb: ActivityKB, s: B1KState, kind: str, rule: dict, depth: int)
             cost += (min(_reach(kb, s, i) for i in tools) if tools else TYPICAL) + 1.0
         best = min(best, cost)
     return best
+
+
+def _givers(kb: ActivityKB, s: B1KState, x: str) -> list[str]:
+    """Objects that give substance ``x``: containing it, a source of it, or a knowledge-base source or applier
+    of it."""
+    syn = kb.synset[x]
+    out = s.sources("contains", x) + s.sources("filled", x) + s.sources("insource", x)
+    out += [i for i in kb.instances for prop in ("particleSource", "particleApplier")
+            if syn in (kb.param(i, prop).get("conditions") or {})]
+    return sorted(set(o for o in out if s.real(o)))
+
+
+def _give_cost(kb: ActivityKB, s: B1KState, o: str, x: str, pred: str) -> float:
+    """covered/contains/filled/saturated(o, x): hold a giver of ``x`` and pour or apply it on ``o``, or hold
+    ``o`` and fill or soak it at the giver."""
+    givers = [g for g in _givers(kb, s, x) if g != o]
+    if not givers:
+        return 2 * TYPICAL if s.has("future", x) else TYPICAL + 1.0
+    best = min(_reach(kb, s, g) for g in givers) + 1.0
+    return min(best, _reach(kb, s, o) + 1.0 + (0.0 if pred != "saturated" else 0.5))
+
+
+def _expose_cost(kb: ActivityKB, s: B1KState, o: str, prop: str) -> float:
+    """cooked/hot/frozen(o): put ``o`` on or in a source of the kind and switch it on."""
+    sources = [h for h in kb.sources[prop] if s.real(h)]
+    if not sources:
+        return 2 * TYPICAL
+    best = 2 * TYPICAL
+    for h in sources:
+        cost = 0.0 if (s.has("inside", o, h) or s.has("ontop", o, h)) else _reach(kb, s, o) + 1.0
+        params = kb.param(h, prop)
+        if params.get("requires_toggled_on") and not s.has("toggled_on", h):
+            cost += 1.0
+        if params.get("requires_closed") and s.has("open", h):
+            cost += 1.0
+        best = min(best, cost)
+    return max(best, 1.0)
