@@ -14,12 +14,10 @@ from eai_gym.envs.behavior1k.kb import activity_kb
 from eai_gym.envs.behavior1k.world import Behavior1KWorld, initial_state, load_task
 
 
-def run(activity: str, steps: list[str]):
-    world = Behavior1KWorld()
-    task = load_task(activity)
-    ep = Episode(world, activity, task.initial_state)
-    records = [ep.step_text(s) for s in steps]
-    return world, task, ep, records
+def play(activity: str, steps: list[str]):
+    """The episode after ``steps`` and their step records."""
+    ep = Episode(Behavior1KWorld(), activity, load_task(activity).initial_state)
+    return ep, [ep.step_text(s) for s in steps]
 
 
 def test_remover_conditions_fall_back_to_the_defaults_of_the_substance_kind() -> None:
@@ -38,7 +36,7 @@ def test_remover_conditions_fall_back_to_the_defaults_of_the_substance_kind() ->
 
 
 def test_wipe_removes_a_substance_through_the_default_conditions() -> None:
-    *_, ep, recs = run("clean_an_office_chair", ["GRASP(hand_towel.n.01_1)", "WIPE(swivel_chair.n.01_1)"])
+    ep, recs = play("clean_an_office_chair", ["GRASP(hand_towel.n.01_1)", "WIPE(swivel_chair.n.01_1)"])
     assert all(r.ok for r in recs), [r.message for r in recs]
     assert not ep.state.has("covered", "swivel_chair.n.01_1", "lint.n.01_1")
 
@@ -49,7 +47,7 @@ def test_undeclared_intermediates_start_future_and_a_cut_chain_makes_the_diced_f
     start = initial_state("chop_an_onion")
     assert start.has("future", "half__vidalia_onion.n.01_1") and not start.real("half__vidalia_onion.n.01_1")
     assert "half__vidalia_onion.n.01_1" not in activity_goal("chop_an_onion").declared  # bddl never reads it
-    *_, ep, recs = run("chop_an_onion", [
+    ep, recs = play("chop_an_onion", [
         "GRASP(bowl.n.01_1)", "PLACE_ON_TOP(countertop.n.01_1)", "GRASP(vidalia_onion.n.01_1)",
         "PLACE_INSIDE(bowl.n.01_1)", "GRASP(parer.n.02_1)", "CUT(vidalia_onion.n.01_1)",
         "CUT(half__vidalia_onion.n.01_1)"])
@@ -66,7 +64,8 @@ def test_intermediates_are_only_what_a_goal_chain_needs() -> None:
 
 
 def test_a_rule_whose_source_is_a_cold_source_fires_in_it() -> None:
-    *_, task, ep, recs = run("make_ice", [
+    task = load_task("make_ice")
+    ep, recs = play("make_ice", [
         "GRASP(icetray.n.02_1)", "FILL(sink.n.01_1)", "PLACE_INSIDE(deep-freeze.n.02_1)"])
     assert all(r.ok for r in recs), [r.message for r in recs]
     assert all(ep.state.real(f"ice_cube.n.01_{k}") for k in range(1, 7))  # the water in the tray froze
@@ -75,14 +74,14 @@ def test_a_rule_whose_source_is_a_cold_source_fires_in_it() -> None:
 
 
 def test_a_remover_soaks_up_what_is_poured_or_sprayed_on_it() -> None:
-    *_, ep, recs = run("watering_outdoor_flowers", ["GRASP(watering_can.n.01_1)", "APPLY(pot_plant.n.01_1)"])
+    ep, recs = play("watering_outdoor_flowers", ["GRASP(watering_can.n.01_1)", "APPLY(pot_plant.n.01_1)"])
     assert all(r.ok for r in recs)
     assert ep.state.has("saturated", "pot_plant.n.01_1", "water.n.06_1")
     assert ep.state.has("covered", "pot_plant.n.01_1", "water.n.06_1")
 
 
 def test_placing_on_top_of_something_inside_a_container_is_inside_it() -> None:
-    *_, ep, recs = run("sorting_books_on_shelf", [
+    ep, recs = play("sorting_books_on_shelf", [
         "GRASP(notebook.n.01_1)", "PLACE_INSIDE(bookcase.n.01_1)", "GRASP(notebook.n.01_2)",
         "PLACE_ON_TOP(notebook.n.01_1)"])
     assert all(r.ok for r in recs), [r.message for r in recs]

@@ -65,7 +65,9 @@ def unreachable(activity: str) -> str | None:
             pred, args = atom[0], atom[1:]
             if pred == "real" and positive and ("future", args[0]) in start.facts \
                     and not _made_by_rule(kb, kb.synset[args[0]]) and not _cut_makes(kb, kb.synset[args[0]]):
-                return f"{atom}: no transition rule or cut makes {kb.synset[args[0]]} in this activity"
+                return (f"{atom}: no transition rule or cut makes {kb.synset[args[0]]} in this activity (from what "
+                        "it declares, through undeclared intermediates, with the containers, heat sources, machines "
+                        "and tools it declares)")
             if pred == "covered" and not positive and atom in start.facts and not _removers(kb, args[1]) \
                     and not _rinses(kb, args[1]):
                 return (f"{atom} must become false: no declared object removes {kb.synset[args[1]]} (no particle "
