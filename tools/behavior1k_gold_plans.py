@@ -51,6 +51,7 @@ def main() -> None:
                          "that still replay (the first file's plan of an activity first)")
     ap.add_argument("--retry", action="store_true", help="with --previous: plan its unsolved activities again")
     ap.add_argument("--retry-limit", type=int, help="with --retry: at most this many (the first by name)")
+    ap.add_argument("--note", default="", help="how the --previous files were made, for GOLD_PLANS.md")
     ap.add_argument("--out", default=os.path.join(HERE, "..", "eai_gym", "data", "behavior1k", "gold_plans.json.gz"))
     args = ap.parse_args()
     plans, unsolved = {}, {}
@@ -90,7 +91,8 @@ def main() -> None:
     n = len(plans) + len(unsolved)
     notes = os.path.join(os.path.dirname(args.out), "GOLD_PLANS.md")
     with open(notes, "w") as f:
-        f.write(GOLD_NOTES.format(solved=len(plans), n=n, command=" ".join(
+        f.write(GOLD_NOTES.format(solved=len(plans), n=n, note=args.note + "\n\n" if args.note else "",
+                                  command=" ".join(
                     os.path.basename(a) if a.endswith(".gz") else a for a in sys.argv[1:]),
                                   steps=sum(len(p) for p in plans.values()),
                                   unsolved="\n".join(f"- `{k}`: {v}" for k, v in sorted(unsolved.items()))))
@@ -100,12 +102,13 @@ def main() -> None:
 GOLD_NOTES = """# BEHAVIOR-1K gold plans
 
 `gold_plans.json.gz` was written by `python tools/behavior1k_gold_plans.py {command}` (with `--previous`, the
-plans of the earlier run that still replay are kept; the first run: `--max-nodes 20000`): eai-gym's planner
-(`eai_gym/envs/behavior1k/planner.py`, best-first width search over the world's legal actions) on each of the
-{n} activities of bddl 3.6.0 (`behavior1k.json.gz`, see `PROVENANCE.md`), every plan replayed through the world
-(it executes without error and reaches the goal as bddl 3.6.0 evaluates it). These are eai-gym's plans for
-eai-gym's symbolic model (`docs/behavior1k.md`), not plans from BEHAVIOR-1K.
+plans of earlier runs that still replay are kept): eai-gym's planner (`eai_gym/envs/behavior1k/planner.py`,
+best-first width search over the world's legal actions) on each of the {n} activities of bddl 3.6.0
+(`behavior1k.json.gz`, see `PROVENANCE.md`), every plan replayed through the world (it executes without error
+and reaches the goal as bddl 3.6.0 evaluates it). These are eai-gym's plans for eai-gym's symbolic model
+(`docs/behavior1k.md`), not plans from BEHAVIOR-1K.
 
+{note}
 **{solved} of {n} activities have a plan** ({steps} steps in all). The others, with the reason (a static check
 of the goal against the world's actions and rules when it finds one, else the search budget):
 

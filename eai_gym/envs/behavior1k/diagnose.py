@@ -18,10 +18,26 @@ IRREVERSIBLE = {"broken": "no action or rule repairs a broken object (OmniGibson
 #: relations that place their first argument
 PLACING = ("ontop", "inside", "under", "draped", "overlaid")
 
-def _made_by_rule(kb: ActivityKB, synset: str) -> bool:
+def _made_by_rule(kb: ActivityKB, synset: str, seen: frozenset[str] = frozenset()) -> bool:
+    """Some rule of the activity makes ``synset`` from inputs it has enough of: each object input with as many
+    instances as the rule uses, each input that does not exist at the start itself made by a rule."""
+    start = initial_state(kb.activity)
     for rules in kb.rules.values():
-        if any(synset in (r.get("output_synsets") or {}) for r in rules):
-            return True
+        for rule in rules:
+            if synset not in (rule.get("output_synsets") or {}):
+                continue
+            ok = True
+            for syn, count in (rule.get("input_synsets") or {}).items():
+                names = kb.objects.get(syn, [])
+                if not names or (names[0] not in kb.substances and len(names) < count):
+                    ok = False
+                elif not any(("real", i) in start.facts for i in names):
+                    ok = syn not in seen and (syn == synset or _made_by_rule(kb, syn, seen | {synset})
+                                              or _cut_makes(kb, syn))
+                if not ok:
+                    break
+            if ok:
+                return True
     return False
 
 
@@ -65,9 +81,9 @@ def unreachable(activity: str) -> str | None:
             pred, args = atom[0], atom[1:]
             if pred == "real" and positive and ("future", args[0]) in start.facts \
                     and not _made_by_rule(kb, kb.synset[args[0]]) and not _cut_makes(kb, kb.synset[args[0]]):
-                return (f"{atom}: no transition rule or cut makes {kb.synset[args[0]]} in this activity (from what "
-                        "it declares, through undeclared intermediates, with the containers, heat sources, machines "
-                        "and tools it declares)")
+                return (f"{atom}: no transition rule or cut makes {kb.synset[args[0]]} in this activity (from the "
+                        "inputs it declares, in the numbers a rule uses, through undeclared intermediates, with the "
+                        "containers, heat sources, machines and tools it declares)")
             if pred == "covered" and not positive and atom in start.facts and not _removers(kb, args[1]) \
                     and not _rinses(kb, args[1]):
                 return (f"{atom} must become false: no declared object removes {kb.synset[args[1]]} (no particle "
