@@ -10,6 +10,8 @@ a greedy search.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ...logic.bddl_eval import Fact
 from .dynamics import closed_around, conditions_met
 from .goals import activity_goal
@@ -82,7 +84,37 @@ def _clean_cost(kb: ActivityKB, s: B1KState, target: str, dirt: str) -> float:
             continue
         cost = _reach(kb, s, tool) + 1.0 + (0.0 if conditions_met(kb, s, tool, conds) else 2.0)
         best = min(best, cost)
+    solvents = kb.washer_solvents(kb.synset[dirt])
+    if solvents is None or target in kb.room:  # the washer table cannot, or a fixture cannot be carried
+        return best
+    solvent = [x for v in solvents if (x := kb.substance_instance(v))]
+    if solvents and not solvent:
+        return best
+    for w in _washers(kb.activity):  # a washer cycle: the solvent in it, the item inside, closed, switched on
+        if not s.real(w):
+            continue
+        closed = kb.has(w, "openable") and not s.has("open", w)
+        cost = 0.0 if s.has("inside", target, w) else _reach(kb, s, target) + 1.0 + (1.0 if closed else 0.0)
+        if solvent and not any(s.has("contains", w, x) for x in solvent):
+            cost += min((_give_cost(kb, s, w, x, "contains") for x in solvent), default=TYPICAL)
+        cost += (1.0 if s.has("open", w) else 0.0) + (0.0 if s.has("toggled_on", w) else 1.0)
+        best = min(best, cost)
+    water = kb.substance_instance("water.n.06")
+    if water is not None:  # RINSE under a water source, the solvent on the item
+        cost = _reach(kb, s, target) + 1.0
+        if solvent and not any(s.has("covered", target, x) for x in solvent):
+            cost += min((_give_cost(kb, s, target, x, "covered") for x in solvent), default=TYPICAL)
+        best = min(best, cost)
     return best
+
+
+@lru_cache(maxsize=64)
+def _washers(activity: str) -> tuple[str, ...]:
+    """The activity's instances of a washer rule's machine."""
+    kb = activity_kb(activity)
+    machines = {m for kind in ("washer_particleremover", "washer_nonparticleremover") for rule in kb.rules[kind]
+                for m in rule["machine"]}
+    return tuple(i for i in kb.instances if kb.synset[i] in machines)
 
 
 #: rule files whose rules gather their inputs in a container or machine
