@@ -93,10 +93,23 @@ def main() -> None:
     with open(notes, "w") as f:
         f.write(GOLD_NOTES.format(solved=len(plans), n=n, note=args.note + "\n\n" if args.note else "",
                                   command=" ".join(
-                    os.path.basename(a) if a.endswith(".gz") else a for a in sys.argv[1:]),
+                    os.path.basename(a) if a.endswith(".gz") else a for a in _without_note(sys.argv[1:])),
                                   steps=sum(len(p) for p in plans.values()),
                                   unsolved="\n".join(f"- `{k}`: {v}" for k, v in sorted(unsolved.items()))))
     print(f"{len(plans)} of {n} activities solved -> {args.out}")
+
+
+def _without_note(argv: list[str]) -> list[str]:
+    """The command's arguments without ``--note TEXT`` (the note is written as a paragraph of its own)."""
+    out, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a == "--note":
+            skip = True
+        elif not a.startswith("--note="):
+            out.append(a)
+    return out
 
 
 GOLD_NOTES = """# BEHAVIOR-1K gold plans
