@@ -22,7 +22,8 @@ import time
 import numpy as np
 
 ENV_IDS = {"virtualhome": "eai_gym/VirtualHome-v0", "behavior": "eai_gym/Behavior-v0",
-           "rearrange": "eai_gym/Rearrange-v0", "alfworld": "eai_gym/AlfWorld-v0"}
+           "rearrange": "eai_gym/Rearrange-v0", "alfworld": "eai_gym/AlfWorld-v0",
+           "behavior1k": "eai_gym/Behavior1K-v0"}
 
 
 def make(world: str):

@@ -6,10 +6,10 @@ each of the 1,016 activities, replays every plan found through the world (it mus
 and writes ``eai_gym/data/behavior1k/gold_plans.json.gz``: ``{"plans": {activity: [action, ...]},
 "unsolved": {activity: reason}, "planner": {...}}``.
 
-With ``--previous FILE`` the plans of an earlier run that still replay are kept; the others are planned again,
+With ``--previous FILE ...`` the plans of earlier runs that still replay are kept; the others are planned again,
 except the earlier run's unsolved activities unless ``--retry`` (they keep their reason, or the static one).
 
-Usage: python tools/behavior1k_gold_plans.py [--max-nodes N] [--only NAME ...] [--previous FILE [--retry [--retry-limit N]]] [--out PATH]
+Usage: python tools/behavior1k_gold_plans.py [--max-nodes N] [--only NAME ...] [--previous FILE ... [--retry [--retry-limit N]]] [--out PATH]
 """
 
 from __future__ import annotations
@@ -46,17 +46,23 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--max-nodes", type=int, default=30_000)
     ap.add_argument("--only", nargs="*")
-    ap.add_argument("--previous", help="an earlier gold_plans.json.gz: keep its plans that still replay")
+    ap.add_argument("--previous", nargs="+", default=[],
+                    help="earlier gold_plans.json.gz files (e.g. of runs over parts with --only): keep their plans "
+                         "that still replay (the first file's plan of an activity first)")
     ap.add_argument("--retry", action="store_true", help="with --previous: plan its unsolved activities again")
     ap.add_argument("--retry-limit", type=int, help="with --retry: at most this many (the first by name)")
+    ap.add_argument("--note", default="", help="how the --previous files were made, for GOLD_PLANS.md")
     ap.add_argument("--out", default=os.path.join(HERE, "..", "eai_gym", "data", "behavior1k", "gold_plans.json.gz"))
     args = ap.parse_args()
     plans, unsolved = {}, {}
     previous, before = {}, {}
-    if args.previous:
-        with gzip.open(args.previous) as f:
+    for path in args.previous:
+        with gzip.open(path) as f:
             old = json.load(f)
-        previous, before = old["plans"], old["unsolved"]
+        for name, steps in old["plans"].items():
+            previous.setdefault(name, steps)
+        for name, reason in old["unsolved"].items():
+            before.setdefault(name, reason)
     t0 = time.time()
     retried = 0
     for i, name in enumerate(args.only or activity_names()):
@@ -85,22 +91,37 @@ def main() -> None:
     n = len(plans) + len(unsolved)
     notes = os.path.join(os.path.dirname(args.out), "GOLD_PLANS.md")
     with open(notes, "w") as f:
-        f.write(GOLD_NOTES.format(solved=len(plans), n=n, command=" ".join(
-                    os.path.basename(a) if a.endswith(".gz") else a for a in sys.argv[1:]),
+        f.write(GOLD_NOTES.format(solved=len(plans), n=n, note=args.note + "\n\n" if args.note else "",
+                                  command=" ".join(
+                    os.path.basename(a) if a.endswith(".gz") else a for a in _without_note(sys.argv[1:])),
                                   steps=sum(len(p) for p in plans.values()),
                                   unsolved="\n".join(f"- `{k}`: {v}" for k, v in sorted(unsolved.items()))))
     print(f"{len(plans)} of {n} activities solved -> {args.out}")
 
 
+def _without_note(argv: list[str]) -> list[str]:
+    """The command's arguments without ``--note TEXT`` (the note is written as a paragraph of its own)."""
+    out, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a == "--note":
+            skip = True
+        elif not a.startswith("--note="):
+            out.append(a)
+    return out
+
+
 GOLD_NOTES = """# BEHAVIOR-1K gold plans
 
 `gold_plans.json.gz` was written by `python tools/behavior1k_gold_plans.py {command}` (with `--previous`, the
-plans of the earlier run that still replay are kept; the first run: `--max-nodes 20000`): eai-gym's planner
-(`eai_gym/envs/behavior1k/planner.py`, best-first width search over the world's legal actions) on each of the
-{n} activities of bddl 3.6.0 (`behavior1k.json.gz`, see `PROVENANCE.md`), every plan replayed through the world
-(it executes without error and reaches the goal as bddl 3.6.0 evaluates it). These are eai-gym's plans for
-eai-gym's symbolic model (`docs/behavior1k.md`), not plans from BEHAVIOR-1K.
+plans of earlier runs that still replay are kept): eai-gym's planner (`eai_gym/envs/behavior1k/planner.py`,
+best-first width search over the world's legal actions) on each of the {n} activities of bddl 3.6.0
+(`behavior1k.json.gz`, see `PROVENANCE.md`), every plan replayed through the world (it executes without error
+and reaches the goal as bddl 3.6.0 evaluates it). These are eai-gym's plans for eai-gym's symbolic model
+(`docs/behavior1k.md`), not plans from BEHAVIOR-1K.
 
+{note}
 **{solved} of {n} activities have a plan** ({steps} steps in all). The others, with the reason (a static check
 of the goal against the world's actions and rules when it finds one, else the search budget):
 

@@ -22,7 +22,7 @@ quantifier) raises :class:`~eai_gym.logic.bddl.BDDLError` naming the offending t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import AbstractSet, Any, Mapping, Sequence
+from typing import AbstractSet, Any, Callable, Mapping, Optional, Sequence
 
 from .bddl import BDDLError
 
@@ -30,6 +30,8 @@ __all__ = ["Fact", "Facts", "CompiledCondition", "compile_conditions", "evaluate
 
 Fact = tuple[str, ...]
 Facts = AbstractSet[Fact]
+#: a literal's cost for :meth:`CompiledCondition.cost`: (atom, polarity) -> work; (None, True): a typical literal
+Leaf = Callable[[Optional[Fact], bool], float]
 _ENTITY = object()  # a scope value: the instance itself (bddl: the simulator object); a str is a binding
 _QUANTIFIERS = ("forall", "exists", "forn")
 
@@ -46,6 +48,11 @@ class _Node:
     def score(self, f: Facts) -> float:
         return 1.0 if self.holds(f) else 0.0
 
+    def cost(self, f: Facts, leaf: Leaf) -> float:
+        """An estimate of the work left: ``leaf(atom, polarity)`` for each literal to make true, summed over
+        ``and``, the cheapest of ``or``; a search heuristic, not part of bddl."""
+        return 0.0 if self.holds(f) else leaf(None, True)
+
 
 class _Atom(_Node):
     __slots__ = ("key",)
@@ -55,6 +62,9 @@ class _Atom(_Node):
 
     def holds(self, f: Facts) -> bool:
         return self.key in f
+
+    def cost(self, f: Facts, leaf: Leaf) -> float:
+        return 0.0 if self.key in f else leaf(self.key, True)
 
 
 class _All(_Node):
@@ -69,6 +79,9 @@ class _All(_Node):
     def score(self, f: Facts) -> float:
         return sum(k.score(f) for k in self.kids) / len(self.kids) if self.kids else 1.0
 
+    def cost(self, f: Facts, leaf: Leaf) -> float:
+        return sum(k.cost(f, leaf) for k in self.kids)
+
 
 class _Any(_All):
     __slots__ = ()
@@ -78,6 +91,9 @@ class _Any(_All):
 
     def score(self, f: Facts) -> float:
         return max((k.score(f) for k in self.kids), default=0.0)
+
+    def cost(self, f: Facts, leaf: Leaf) -> float:
+        return min((k.cost(f, leaf) for k in self.kids), default=leaf(None, True))
 
 
 class _Not(_Node):
@@ -91,6 +107,11 @@ class _Not(_Node):
 
     def score(self, f: Facts) -> float:
         return 1.0 - self.kid.score(f) if isinstance(self.kid, _Atom) else float(self.holds(f))
+
+    def cost(self, f: Facts, leaf: Leaf) -> float:
+        if isinstance(self.kid, _Atom):
+            return leaf(self.kid.key, False) if self.kid.key in f else 0.0
+        return super().cost(f, leaf)
 
 
 class _Imply(_Node):
@@ -123,6 +144,13 @@ class _Exactly(_All):
         want = sum(got[:self.n]) + sum(1.0 - g for g in got[self.n:])
         return want / len(got)
 
+    def cost(self, f: Facts, leaf: Leaf) -> float:
+        true = sum(k.holds(f) for k in self.kids)
+        if true > self.n:
+            return (true - self.n) * leaf(None, True)
+        missing = sorted(k.cost(f, leaf) for k in self.kids if not k.holds(f))
+        return sum(missing[:self.n - true])
+
 
 class _Pairs(_Node):
     """bddl's forpairs/fornpairs: ``need`` rows and ``need`` column positions with a true entry."""
@@ -146,6 +174,14 @@ class _Pairs(_Node):
         full_cols = sum(1 for j in range(self.width) if any(row[j] for row in values))
         return 0.5 * (min(full_rows, self.need) + min(full_cols, self.need)) / max(self.need, 1) * 0.99
 
+    def cost(self, f: Facts, leaf: Leaf) -> float:
+        if self.holds(f):
+            return 0.0
+        empty = sorted(min((k.cost(f, leaf) for k in row), default=0.0) for row in self.rows
+                       if not any(k.holds(f) for k in row))
+        short = self.need - (len(self.rows) - len(empty))
+        return sum(empty[:max(short, 1)]) or leaf(None, True)
+
 
 @dataclass(frozen=True)
 class CompiledCondition:
@@ -161,6 +197,10 @@ class CompiledCondition:
     def score(self, facts: Facts) -> float:
         """A graded closeness to holding, in [0, 1] (1 iff it holds); for search, not part of bddl."""
         return self.node.score(facts)
+
+    def cost(self, facts: Facts, leaf: Leaf) -> float:
+        """The work left to make it hold, from ``leaf``'s per-literal estimates (0 iff it holds); for search."""
+        return self.node.cost(facts, leaf)
 
     def necessary_literals(self) -> list[tuple[Fact, bool]]:
         """Ground literals ``(atom, polarity)`` that must hold for the condition to hold: those reached from the

@@ -108,7 +108,8 @@ def test_unknown_activity_and_bad_options() -> None:
         Behavior1KEnv(protocol="fixed")
 
 
-@pytest.mark.parametrize("activity", ["loading_the_car", "make_eggnog", "clean_rubber", "cook_broccolini"])
+@pytest.mark.parametrize("activity", ["loading_the_car", "make_eggnog", "clean_rubber", "cook_broccolini",
+                                      "chop_an_onion", "make_ice"])
 def test_index_mask_is_exact_along_a_random_walk(activity: str) -> None:
     env = gym.make("eai_gym/Behavior1K-v0", action_mode="index", terminate_on_success=False)
     _, info = env.reset(seed=0, options={"activity": activity})
@@ -170,7 +171,11 @@ def test_every_packaged_gold_plan_reaches_its_goal() -> None:
 @pytest.mark.parametrize("activity, words", [
     ("stacking_wood", "unsatisfiable"),
     ("cleaning_freezer", "no declared object removes stain.n.01"),
-    ("baking_sugar_cookies", "no transition rule or cut makes sugar_cookie.n.01"),
+    ("make_waffles", "no transition rule or cut makes waffle.n.01"),
+    ("baking_sugar_cookies", "no transition rule or cut makes sugar_cookie.n.01"),  # the dough needs 2 eggs, 1 declared
+    ("fixing_broken_chair", "no action or rule repairs a broken object"),
+    ("vacuuming_vehicles", "car.n.01_1 is a fixture"),
+    ("disposing_of_lawn_clippings", "nothing in the activity gives bunchgrass.n.01"),
 ])
 def test_static_reasons_for_unsolvable_activities(activity: str, words: str) -> None:
     from eai_gym.envs.behavior1k.diagnose import unreachable

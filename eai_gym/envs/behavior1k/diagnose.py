@@ -9,20 +9,42 @@ from __future__ import annotations
 
 from .goals import activity_goal
 from .kb import ActivityKB, activity_kb
+from .dynamics import is_fixture
 from .world import initial_state
 
-def _made_by_rule(kb: ActivityKB, synset: str) -> bool:
+#: predicates no action or rule of the world makes false, and why
+IRREVERSIBLE = {"broken": "no action or rule repairs a broken object (OmniGibson has no repair primitive, bddl 3.6.0 "
+                          "no repair rule)"}
+#: relations that place their first argument
+PLACING = ("ontop", "inside", "under", "draped", "overlaid")
+
+def _made_by_rule(kb: ActivityKB, synset: str, seen: frozenset[str] = frozenset()) -> bool:
+    """Some rule of the activity makes ``synset`` from inputs it has enough of: each object input with as many
+    instances as the rule uses, each input that does not exist at the start itself made by a rule."""
+    start = initial_state(kb.activity)
     for rules in kb.rules.values():
-        if any(synset in (r.get("output_synsets") or {}) for r in rules):
-            return True
+        for rule in rules:
+            if synset not in (rule.get("output_synsets") or {}):
+                continue
+            ok = True
+            for syn, count in (rule.get("input_synsets") or {}).items():
+                names = kb.objects.get(syn, [])
+                if not names or (names[0] not in kb.substances and len(names) < count):
+                    ok = False
+                elif not any(("real", i) in start.facts for i in names):
+                    ok = syn not in seen and (syn == synset or _made_by_rule(kb, syn, seen | {synset})
+                                              or _cut_makes(kb, syn))
+                if not ok:
+                    break
+            if ok:
+                return True
     return False
 
 
 def _removers(kb: ActivityKB, substance: str) -> list[str]:
     out = []
     for i in kb.instances:
-        conds = kb.param(i, "particleRemover").get("conditions", {})
-        need = conds.get(kb.synset[substance], None) if conds else None
+        need = kb.remover_conditions(i, substance)
         if need is None:
             continue
         saturations = [c for c in need if c and c[0] == "saturated"]
@@ -40,7 +62,8 @@ def _sources(kb: ActivityKB, substance: str) -> bool:
             if syn in kb.param(i, prop).get("conditions", {}):
                 return True
     start = initial_state(kb.activity)
-    return any(len(f) == 3 and f[2] == substance and f[0] in ("filled", "contains", "insource", "covered", "saturated")
+    # where it can be taken from (POUR, FILL, APPLY); what covers or saturates something cannot be collected
+    return any(len(f) == 3 and f[2] == substance and f[0] in ("filled", "contains", "insource")
                for f in start.facts) or _made_by_rule(kb, syn) or _cut_makes(kb, syn)
 
 
@@ -58,7 +81,9 @@ def unreachable(activity: str) -> str | None:
             pred, args = atom[0], atom[1:]
             if pred == "real" and positive and ("future", args[0]) in start.facts \
                     and not _made_by_rule(kb, kb.synset[args[0]]) and not _cut_makes(kb, kb.synset[args[0]]):
-                return f"{atom}: no transition rule or cut makes {kb.synset[args[0]]} in this activity"
+                return (f"{atom}: no transition rule or cut makes {kb.synset[args[0]]} in this activity (from the "
+                        "inputs it declares, in the numbers a rule uses, through undeclared intermediates, with the "
+                        "containers, heat sources, machines and tools it declares)")
             if pred == "covered" and not positive and atom in start.facts and not _removers(kb, args[1]) \
                     and not _rinses(kb, args[1]):
                 return (f"{atom} must become false: no declared object removes {kb.synset[args[1]]} (no particle "
@@ -66,6 +91,21 @@ def unreachable(activity: str) -> str | None:
             if pred in ("covered", "contains", "filled", "saturated") and positive and atom not in start.facts \
                     and not _sources(kb, args[1]):
                 return f"{atom}: nothing in the activity gives {kb.synset[args[1]]}"
+            if pred in IRREVERSIBLE and not positive and atom in start.facts:
+                return f"{atom} must become false: {IRREVERSIBLE[pred]}"
+            if pred in PLACING and positive and atom not in start.facts and is_fixture(kb, args[0]):
+                return (f"{atom}: {args[0]} is a fixture (a scene object bddl places in the {kb.room[args[0]]} with "
+                        "inroom) and cannot be moved")
+            if pred == "cooked" and positive and atom not in start.facts and ("real", args[0]) in start.facts:
+                need = kb.param(args[0], "cookable").get("cook_temperature", 0)
+                if not any(kb.param(h, "heatSource").get("temperature", 0) >= need for h in kb.sources["heatSource"]):
+                    if not kb.sources["heatSource"]:
+                        return f"{atom}: the activity declares no heat source"
+                    return (f"{atom}: no declared heat source reaches {kb.synset[args[0]]}'s cook_temperature "
+                            f"({need:g}; the knowledge base's heatSource temperatures are lower)")
+            if pred in ("hot", "frozen") and positive and atom not in start.facts \
+                    and not kb.sources["heatSource" if pred == "hot" else "coldSource"]:
+                return f"{atom}: the activity declares no {'heat' if pred == 'hot' else 'cold'} source"
             if pred == "saturated" and not positive and atom in start.facts:
                 return f"{atom} must become false: nothing removes saturation (no dryer rule in bddl 3.6.0)"
     return None

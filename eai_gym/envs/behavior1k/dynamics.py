@@ -14,7 +14,7 @@ from ...core import ErrorType
 from .data import raw
 from .kb import ActivityKB
 from .rules import produce, settle, states_ok
-from .state import B1KState, Edit
+from .state import B1KState, Edit, begin
 
 MISSING, AFF, ADD = ErrorType.MISSING_STEP, ErrorType.AFFORDANCE, ErrorType.ADDITIONAL_STEP
 
@@ -43,7 +43,16 @@ def require_object(kb: ActivityKB, s: B1KState, t: str, what: str = "target") ->
 
 
 def closed_around(kb: ActivityKB, s: B1KState, t: str) -> str | None:
-    """The closed openable container ``t`` is in, directly or through other containers (None: reachable)."""
+    """The closed openable container ``t`` is in, directly or through other containers (None: reachable);
+    remembered per state (a mask asks it for every action on ``t``)."""
+    memo = s.memo()
+    if t not in memo:
+        memo[t] = _closed_around(kb, s, t)
+    found: str | None = memo[t]
+    return found
+
+
+def _closed_around(kb: ActivityKB, s: B1KState, t: str) -> str | None:
     seen = {t}
     todo = s.targets("inside", t)
     while todo:
@@ -79,7 +88,7 @@ def need(kb: ActivityKB, inst: str, prop: str, action: str) -> None:
 def navigate_to(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
     assert t is not None
     require_object(kb, s, t)
-    e = Edit(s)
+    e = begin(s)
     floor = _floor(kb, s, t)
     if kb.agent is not None and floor is not None:
         e.facts = {f for f in e.facts if not (f[0] == "ontop" and f[1] == kb.agent)}
@@ -117,7 +126,7 @@ def grasp(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
         raise Failure(MISSING, f"the hand is already full (holding {s.held})")
     if s.targets("attached", t):
         raise Failure(MISSING, f"{t} is attached to {s.targets('attached', t)[0]}: DETACH it first")
-    e = Edit(s)
+    e = begin(s)
     e.unplace(t)
     e.held = t
     return e
@@ -127,7 +136,7 @@ def release(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
     o = holding(s)
     if t is not None and t != o:
         raise Failure(MISSING, f"not holding {t} (holding {o})")
-    e = Edit(s)
+    e = begin(s)
     e.held = None
     floor = _floor(kb, s, kb.agent) if kb.agent else None
     if floor is not None:
@@ -143,9 +152,13 @@ def _place(relation: str, symmetric: tuple[str, ...] = ()) -> Handler:
         if relation == "inside":  # sizes are not modelled: any object may take another inside (OmniGibson samples)
             if kb.has(t, "openable") and not s.has("open", t):
                 raise Failure(MISSING, f"{t} is closed: OPEN it first")
-        e = Edit(s)
+        e = begin(s)
         e.held = None
         e.add(relation, o, t)
+        if relation == "ontop":  # on top of something inside a container is inside it too (OmniGibson's Inside)
+            for c in s.targets("inside", t):
+                if c != o:
+                    e.add("inside", o, c)
         for rel in symmetric:
             e.add(rel, o, t)
             e.add(rel, t, o)
@@ -161,7 +174,7 @@ def open_close(value: bool) -> Handler:
         hand_free(s, t)
         if s.has("open", t) == value:
             raise Failure(ADD, f"{t} is already {'open' if value else 'closed'}")
-        e = Edit(s)
+        e = begin(s)
         (e.add if value else e.remove)("open", t)
         return e
     return act
@@ -175,7 +188,7 @@ def toggle(value: bool) -> Handler:
         hand_free(s, t)
         if s.has("toggled_on", t) == value:
             raise Failure(ADD, f"{t} is already {'on' if value else 'off'}")
-        e = Edit(s)
+        e = begin(s)
         (e.add if value else e.remove)("toggled_on", t)
         return e
     return act
@@ -198,17 +211,19 @@ def produced(kb: ActivityKB, s: B1KState, src: str) -> list[str]:
 
 
 def removable(kb: ActivityKB, s: B1KState, tool: str, substances: list[str]) -> list[str]:
-    conds = kb.param(tool, "particleRemover").get("conditions", {})
-    return [x for x in substances if conds.get(kb.synset[x]) is not None
-            and conditions_met(kb, s, tool, conds[kb.synset[x]])]
+    return [x for x in substances if (conds := kb.remover_conditions(tool, x)) is not None
+            and conditions_met(kb, s, tool, conds)]
 
 
 def absorbable(kb: ActivityKB, s: B1KState, tool: str, substances: list[str]) -> list[str]:
     """What a remover soaks up: the substances it removes (OmniGibson's check) and those its removal conditions
     ask it to be saturated with (a rag that must be saturated with liquid soap to remove a stain can take soap;
     OmniGibson's SOAK refuses, which would make such conditions unreachable)."""
-    conds = kb.param(tool, "particleRemover").get("conditions", {})
-    wanted = {c[1] for cs in conds.values() for c in (cs or ()) if c and c[0] == "saturated"}
+    params = kb.param(tool, "particleRemover")
+    lists = list((params.get("conditions") or {}).values())
+    lists += [params.get(k) for k in ("default_fluid_conditions", "default_non_fluid_conditions",
+                                      "default_visual_conditions")]
+    wanted = {c[1] for cs in lists for c in (cs or ()) if c and c[0] == "saturated"}
     return sorted(set(removable(kb, s, tool, substances)) | {x for x in substances if kb.synset[x] in wanted})
 
 
@@ -232,7 +247,7 @@ def _soak(under: bool) -> Handler:
             raise Failure(AFF, f"{o} cannot absorb {', '.join(systems)}")
         if all(s.has("saturated", o, x) for x in ok):
             raise Failure(ADD, f"{o} is already saturated with {', '.join(ok)}")
-        e = Edit(s)
+        e = begin(s)
         for x in ok:
             e.add("saturated", o, x)
         return e
@@ -248,16 +263,16 @@ def wipe(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
     if not dirt:
         raise Failure(ADD, f"{t} is covered by nothing")
     need(kb, o, "particleRemover", "WIPE")
-    conds = kb.param(o, "particleRemover").get("conditions", {})
-    supported = [x for x in dirt if conds.get(kb.synset[x]) is not None]  # null: it cannot remove it
+    conds = {x: kb.remover_conditions(o, x) for x in dirt}
+    supported = [x for x in dirt if conds[x] is not None]  # null: it cannot remove it
     if not supported:
         raise Failure(AFF, f"{o} cannot remove {', '.join(dirt)}")
     ok = removable(kb, s, o, supported)
     if not ok:
-        solvents = sorted({str(c[1]) for x in supported for c in conds[kb.synset[x]]})
+        solvents = sorted({str(c[1]) for x in supported for c in conds[x] or ()})
         raise Failure(MISSING, f"{o} must be saturated with one of {', '.join(solvents)} to remove "
                                f"{', '.join(supported)}")
-    e = Edit(s)
+    e = begin(s)
     for x in ok:
         e.remove("covered", t, x)
     return e

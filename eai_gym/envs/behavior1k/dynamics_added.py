@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from .dynamics import ADD, AFF, MISSING, Failure, Handler, hand_free, holding, need, require_object, conditions_met
-from .dynamics import is_fixture, produced
+from .dynamics import is_fixture, produced, removable
 from .kb import ActivityKB
 from .rules import exposure, gather_inputs, produce
-from .state import B1KState, Edit
+from .state import B1KState, Edit, begin
 
 
 def _support(s: B1KState, t: str) -> list[tuple[str, str]]:
@@ -20,7 +20,7 @@ def _beside(relation: str) -> Handler:
         assert t is not None
         o = holding(s, t)
         require_object(kb, s, t)
-        e = Edit(s)
+        e = begin(s)
         e.held = None
         e.add(relation, o, t)
         if relation == "nextto":
@@ -40,7 +40,7 @@ def place_near_heating_element(kb: ActivityKB, s: B1KState, t: str | None) -> Ed
     need(kb, t, "heatSource", "PLACE_NEAR_HEATING_ELEMENT")
     if kb.param(t, "heatSource").get("requires_inside"):
         raise Failure(AFF, f"{t} heats only what is inside it: use PLACE_INSIDE")
-    e = Edit(s)
+    e = begin(s)
     e.held = None
     e.add("ontop", o, t)
     e.add("touching", o, t)
@@ -63,7 +63,7 @@ def fill(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
         raise Failure(MISSING, f"{t} gives no substance now (is it toggled on? is it filled?)")
     if all(s.has("filled", o, x) for x in got):
         raise Failure(ADD, f"{o} is already filled with {', '.join(got)}")
-    e = Edit(s)
+    e = begin(s)
     for x in got:
         e.add("filled", o, x)
         e.add("contains", o, x)
@@ -80,14 +80,14 @@ def pour(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
         raise Failure(MISSING, f"{o} contains nothing to pour")
     if kb.has(t, "openable") and not s.has("open", t):
         raise Failure(MISSING, f"{t} is closed: OPEN it first")
-    e = Edit(s)
+    e = begin(s)
     for x in got:
         if kb.has(t, "fillable"):
             e.add("contains", t, x)
             if s.has("filled", o, x):
                 e.add("filled", t, x)
         else:
-            e.add("covered", t, x)
+            land_on(kb, s, e, t, x)
         e.remove("contains", o, x)
         e.remove("filled", o, x)
     return e
@@ -108,10 +108,19 @@ def apply_substance(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
         raise Failure(AFF, f"{o} is not a particle applier and holds no substance")
     if all(s.has("covered", t, x) for x in got):
         raise Failure(ADD, f"{t} is already covered with {', '.join(got)}")
-    e = Edit(s)
+    e = begin(s)
     for x in got:
-        e.add("covered", t, x)
+        land_on(kb, s, e, t, x)
     return e
+
+
+def land_on(kb: ActivityKB, s: B1KState, e: Edit, t: str, x: str) -> None:
+    """Substance ``x`` lands on ``t``: it covers ``t``; a particle remover that can remove ``x`` now (its
+    conditions for ``x`` hold) also soaks it up, as OmniGibson's removers absorb what touches them (a pot plant
+    watered becomes saturated with water)."""
+    e.add("covered", t, x)
+    if removable(kb, s, t, [x]):
+        e.add("saturated", t, x)
 
 
 def rinse(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
@@ -128,7 +137,7 @@ def rinse(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
             and (not solvents or any(s.has("covered", o, kb.substance_instance(v) or "") for v in solvents))]
     if not gone:
         raise Failure(ADD, f"rinsing removes nothing from {o}")
-    e = Edit(s)
+    e = begin(s)
     for x in gone:
         e.remove("covered", o, x)
     return e
@@ -156,7 +165,7 @@ def attach(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
     if (kb.synset[o], kb.synset[t]) not in kb.attach_pairs and not kb.has(o, "attachable"):
         raise Failure(AFF, f"{o} cannot be attached: its synset is not attachable and ({kb.synset[o]}, "
                            f"{kb.synset[t]}) is not a valid attachment pair")
-    e = Edit(s)
+    e = begin(s)
     e.held = None
     e.add("attached", o, t)
     return e
@@ -169,7 +178,7 @@ def detach(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
     parents = s.targets("attached", t)
     if not parents:
         raise Failure(ADD, f"{t} is not attached to anything")
-    e = Edit(s)
+    e = begin(s)
     for p in parents:
         e.remove("attached", t, p)
     if not is_fixture(kb, t):  # a fixture comes off but stays where it is
@@ -187,7 +196,7 @@ def fold(value: bool) -> Handler:
         state = "folded" if value else "unfolded"
         if s.has(state, t):
             raise Failure(ADD, f"{t} is already {state}")
-        e = Edit(s)
+        e = begin(s)
         e.add(state, t)
         e.remove("unfolded" if value else "folded", t)
         return e
@@ -201,7 +210,7 @@ def _cover(relation: str, prop: str) -> Handler:
         o = holding(s, t)
         require_object(kb, s, t)
         need(kb, o, prop, relation.upper())
-        e = Edit(s)
+        e = begin(s)
         e.held = None
         e.add(relation, o, t)
         if relation == "overlaid":  # a cloth laid over t also lies over what stands on t
@@ -241,7 +250,7 @@ def ignite(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
         raise Failure(MISSING, f"{t} must be on or in an active heat source to catch fire")
     if s.has("on_fire", t):
         raise Failure(ADD, f"{t} is already on fire")
-    e = Edit(s)
+    e = begin(s)
     e.add("on_fire", t)
     return e
 

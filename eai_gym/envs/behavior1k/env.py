@@ -18,6 +18,7 @@ import numpy as np
 from ...core import Action, GoalStatus, Task
 from ..base import TaskTextEnv
 from .data import activity_names, activity_record
+from .intermediates import activity_intermediates
 from .kb import activity_kb
 from .state import B1KState
 from .world import ACTIONS, NO_TARGET, Behavior1KWorld, load_task
@@ -68,10 +69,13 @@ class Behavior1KEnv(TaskTextEnv):
         assert self.episode is not None
         state = self.episode.state
         kb = activity_kb(state.activity)
+        probe = state.as_probe()
+        legal = self.world.legal
         mask = np.zeros(self.action_space.n, dtype=np.int8)
         for i in self._groups[state.held is not None]:
-            a = self.actions[i]
-            mask[i] = self.world.legal(kb, state, a.name, str(a.args[0]) if a.args else None)
+            name, target = self._calls[i]
+            if legal(kb, probe, name, target):
+                mask[i] = 1
         return mask
 
     def _group(self, task: Task) -> None:
@@ -88,6 +92,7 @@ class Behavior1KEnv(TaskTextEnv):
             if a.name not in NEEDS_HELD:
                 empty.append(i)
         self._groups = (empty, full)
+        self._calls = [(a.name, str(a.args[0]) if a.args else None) for a in self.actions]
 
     def goal_info(self, status: GoalStatus) -> dict[str, Any]:
         return {"success": status.success, "conditions": list(status.parts["conditions"])}
@@ -123,11 +128,11 @@ STATIC_NEED = {"OPEN": ("openable",), "CLOSE": ("openable",), "TOGGLE_ON": ("tog
 
 @lru_cache(maxsize=1)
 def max_catalogue_size() -> int:
-    """The largest activity catalogue (the index-mode ``Discrete`` size)."""
+    """The largest activity catalogue (the index-mode ``Discrete`` size; undeclared intermediates included)."""
     best = 0
     for name in activity_names():
         rec = activity_record(name)
-        n = sum(len(v) for v in rec["objects"].values())
+        n = sum(len(v) for v in rec["objects"].values()) + sum(len(v) for v in activity_intermediates(rec).values())
         best = max(best, n)
     targeted = len([a for a in ACTIONS if a not in NO_TARGET])
     return targeted * best + len(NO_TARGET)

@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from .data import activity_record, raw
+from .intermediates import activity_intermediates
 
 AGENT = "agent.n.01"
 #: transition-rule files whose rules fire by themselves at the fixpoint (the others fire from an action)
@@ -28,7 +29,10 @@ class ActivityKB:
     def __init__(self, activity: str):
         rec = activity_record(activity)
         self.activity = activity
-        self.objects: dict[str, list[str]] = rec["objects"]
+        declared: dict[str, list[str]] = rec["objects"]
+        #: undeclared instances the rules pass through (:mod:`.intermediates`); they start ``future``
+        self.hidden: dict[str, list[str]] = activity_intermediates(rec)
+        self.objects: dict[str, list[str]] = {**declared, **self.hidden}
         self.synset: dict[str, str] = {i: c for c, names in self.objects.items() for i in names}
         self.instances: tuple[str, ...] = tuple(self.synset)
         synsets = raw()["synsets"]
@@ -63,6 +67,25 @@ class ActivityKB:
     def is_object(self, inst: str) -> bool:
         """A physical object an action may target (not a substance, not the agent)."""
         return inst in self.synset and inst not in self.substances and inst != self.agent
+
+    def remover_conditions(self, tool: str, substance: str) -> list | None:
+        """The conditions under which ``tool`` removes (and absorbs) ``substance``, as OmniGibson's ParticleRemover
+        reads the knowledge base: the substance's own entry of ``conditions`` (None: never), else the default for
+        its kind (``default_fluid_conditions`` for a liquid, ``default_non_fluid_conditions`` for another physical
+        substance, ``default_visual_conditions`` for a visual one; None: never). None when ``tool`` is no remover."""
+        params = self.param(tool, "particleRemover")
+        if not params:
+            return None
+        conds = params.get("conditions") or {}
+        syn = self.synset.get(substance, substance)
+        if syn in conds:
+            explicit: list | None = conds[syn]
+            return explicit
+        kind = self.props.get(substance) or raw()["synsets"].get(syn, {})
+        key = ("default_fluid_conditions" if "liquid" in kind else "default_non_fluid_conditions"
+               if "physicalSubstance" in kind else "default_visual_conditions" if "visualSubstance" in kind else None)
+        default: list | None = params.get(key) if key else None
+        return default
 
     def substance_instance(self, synset: str) -> str | None:
         """The declared instance of a substance synset (bddl declares exactly one), or None."""

@@ -1,20 +1,22 @@
-"""A planner over the symbolic world: serialized iterated width (SIW) on the legal actions.
+"""A planner over the symbolic world: greedy best-first width search (BFWS) over the legal actions.
 
-From the current state, a breadth-first search keeps only states that make some feature true for the first time
-(IW(1); features are the true atoms, the atoms of the initial state that became false, the held object and
-each of those paired with the held object) and
-stops at the first state whose goal closeness (the sum of the conjuncts' graded scores,
-:meth:`~eai_gym.logic.bddl_eval.CompiledCondition.score`) beats the start's; the search then restarts from there,
-until the goal holds. Only actions on goal-relevant objects are tried (see :func:`relevant_objects`).
+States are expanded novel-first (a state is novel when it makes a feature true for the first time among the
+states with the same estimate; features are the true atoms, the atoms of the initial state that became false,
+the held object and each of those paired with the held object), then by the estimate of the actions left
+(:func:`_h`: each goal literal that does not hold regressed to the actions it needs, see :mod:`.heuristic`),
+then by depth. If that gives up, the same search runs again under the graded closeness of the goal's conjuncts
+(:func:`_h_closeness`). Only actions on goal-relevant objects are tried (see :func:`relevant_objects`); the goal
+test is bddl's verdict, never the estimate.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .dynamics import Failure, dice_through_halves
 from .goals import activity_goal
+from .heuristic import distance
 from .kb import ActivityKB, activity_kb
 from .rules import settle
 from .state import B1KState
@@ -37,8 +39,9 @@ SERVES = {"PLACE_NEXT_TO": {"nextto", "touching"}, "PLACE_UNDER": {"under"}, "DR
 
 def useful_actions(kb: ActivityKB) -> set[str]:
     """The actions the planner tries: not NAVIGATE_TO (it only moves the agent), those of :data:`SERVES` only
-    when the goal reads what they serve, CUT and MIX only when the activity has such rules."""
+    when the goal reads what they serve (DETACH also when something starts attached), CUT and MIX only when the activity has such rules."""
     preds = {a[0] for c in activity_goal(kb.activity).conditions for a in c.atoms}
+    preds |= {"attached"} & {f[0] for f in initial_state(kb.activity).facts}  # DETACH frees what must move
     out = set()
     for name in ACTIONS:
         if name == "NAVIGATE_TO" or (name in SERVES and not SERVES[name] & preds):
@@ -88,10 +91,6 @@ def relevant_objects(kb: ActivityKB) -> tuple[list[str], list[str]]:
     return act, place
 
 
-def closeness(goal, state: B1KState) -> float:
-    return sum(c.score(state.facts) for c in goal.conditions)
-
-
 def plan(activity: str, max_nodes: int = 60_000) -> PlanResult:
     kb = activity_kb(activity)
     goal = activity_goal(activity)
@@ -101,7 +100,10 @@ def plan(activity: str, max_nodes: int = 60_000) -> PlanResult:
     moves += [(n, t) for n in ACTIONS if n not in NO_TARGET and n in wanted
               for t in (sorted(set(act_on) | set(place_on)) if n in TARGETS_PLACES else act_on)]
     start = initial_state(activity)
-    found, nodes = _bfws(kb, goal, start, moves, max_nodes)
+    found, nodes = _bfws(kb, goal, start, moves, max_nodes, _h)
+    if found is None:
+        found, more = _bfws(kb, goal, start, moves, max_nodes // 2, _h_closeness)
+        nodes += more
     if found is None:
         unsat = [i for i, ok in enumerate(goal.evaluate(start.facts)) if not ok]
         return PlanResult(activity, None, f"search exhausted after {nodes} states; goal conjuncts {unsat} of the "
@@ -109,7 +111,7 @@ def plan(activity: str, max_nodes: int = 60_000) -> PlanResult:
     return PlanResult(activity, tuple(found), "", nodes)
 
 
-def _bfws(kb, goal, start: B1KState, moves, budget: int):
+def _bfws(kb, goal, start: B1KState, moves, budget: int, h=None):
     """Best-first width search: expand first the states novel among those as close to the goal, then the
     closest, then the shortest."""
     import heapq
@@ -117,11 +119,12 @@ def _bfws(kb, goal, start: B1KState, moves, budget: int):
     total = len(goal.conditions)
     seen: dict[int, set] = {}
     parents: dict[B1KState, tuple[B1KState | None, str]] = {start: (None, "")}
-    h0 = _h(goal, start, total)
+    h = h or _h
+    h0 = h(goal, start, total)
     heap = [(_novelty(start, start, h0, seen), h0, 0, 0, start)]
     nodes = tick = 0
     while heap and nodes < budget:
-        _, h, g, _, s = heapq.heappop(heap)
+        _, _, g, _, s = heapq.heappop(heap)
         for name, target in moves:
             try:
                 e = ALL_HANDLERS[name](kb, s, target)
@@ -133,17 +136,23 @@ def _bfws(kb, goal, start: B1KState, moves, budget: int):
                 continue
             nodes += 1
             parents[nxt] = (s, to_text(name, target))
-            hn = _h(goal, nxt, total)
-            if hn == 0 and all(goal.evaluate(nxt.facts)):
+            if all(goal.evaluate(nxt.facts)):  # not from the heuristic: its bonuses and penalties may offset
                 return _path(parents, nxt), nodes
+            hn = h(goal, nxt, total)
             tick += 1
             heapq.heappush(heap, (_novelty(start, nxt, hn, seen), hn, g + 1, tick, nxt))
     return None, nodes
 
 
 def _h(goal, s: B1KState, total: int) -> int:
-    """Distance to the goal (conjuncts' graded scores), less a bonus for holding an object an unmet conjunct
-    names."""
+    """The actions left (:func:`~.heuristic.distance`, regressed from the goal's literals), less the share of a
+    recipe's inputs gathered, plus goal relations made too early."""
+    return round(100 * distance(s)) - round(300 * _recipe_progress(goal, s)) + 200 * _premature(goal, s)
+
+
+def _h_closeness(goal, s: B1KState, total: int) -> int:
+    """The earlier estimate, tried when :func:`_h` gives up: the conjuncts' graded scores, less a bonus for
+    holding an object an unmet conjunct names."""
     scores = [c.score(s.facts) for c in goal.conditions]
     bonus = 0
     if s.held is not None and any(sc < 1 and any(s.held in a[1:] for a in c.atoms)
@@ -159,9 +168,15 @@ PLACEMENTS = ("ontop", "inside", "nextto", "under", "overlaid", "draped", "attac
 def _premature(goal, s: B1KState) -> int:
     """Goal relations that hold now but whose second object still has to move (a goal places it and that does
     not hold yet): moving it will undo them, so they should wait."""
-    atoms = [a for c in goal.conditions for a in c.atoms if a[0] in PLACEMENTS]
+    atoms = _necessary_placements(goal.activity)
     movers = {a[1] for a in atoms if a not in s.facts}
     return sum(1 for a in atoms if a[2] in movers and a in s.facts)
+
+
+@lru_cache(maxsize=256)
+def _necessary_placements(activity: str) -> list:
+    """The placement atoms the goal needs whatever choice it leaves (through and/forall only)."""
+    return [a for c in activity_goal(activity).conditions for a, positive in c.necessary_literals() if positive and a[0] in PLACEMENTS]
 
 
 def _recipe_progress(goal, s: B1KState) -> float:
@@ -220,30 +235,6 @@ def _path(parents, s: B1KState) -> list[str]:
 
 def _novelty(start: B1KState, s: B1KState, h: int, seen: dict[int, set]) -> int:
     return 1 if _novel(start, s, seen.setdefault(h, set())) else 2
-
-
-def _iw1(kb, goal, start: B1KState, state: B1KState, moves, budget: int):
-    base = closeness(goal, state)
-    seen: set = set()
-    _novel(start, state, seen)
-    queue = deque([(state, [])])
-    nodes = 0
-    while queue and nodes < budget:
-        s, path = queue.popleft()
-        for name, target in moves:
-            try:
-                e = ALL_HANDLERS[name](kb, s, target)
-            except Failure:
-                continue
-            settle(kb, e)
-            nxt = e.freeze()
-            nodes += 1
-            new_path = path + [to_text(name, target)]
-            if closeness(goal, nxt) > base + 1e-9:
-                return (nxt, new_path), nodes
-            if _novel(start, nxt, seen):
-                queue.append((nxt, new_path))
-    return None, nodes
 
 
 def _novel(start: B1KState, s: B1KState, seen: set) -> bool:

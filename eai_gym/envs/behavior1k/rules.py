@@ -1,10 +1,13 @@
 """The knowledge base's transition rules and the heat and cold sources, fired to a fixpoint after every action.
 
+* Each round fires the heated recipes before heat acts (their input states, e.g. uncooked apples, are read
+  first), then heat and cold act.
 * Heat and cold sources (``heatSource``/``coldSource`` with ``requires_toggled_on``/``requires_closed``/
   ``requires_inside``) act on what is inside them (or on top, unless ``requires_inside``) and on the contents of
   that: ``hot`` (heatable), ``cooked`` (cookable objects, source temperature >= ``cook_temperature``) and not
   ``frozen``; or ``frozen`` (freezable) and not ``hot``. Reverting (cooling down, thawing) takes a WAIT.
-* ``heat_cook``: the inputs in a container of the rule's kind heated by a source of the rule's kind.
+* ``heat_cook``: the inputs in a container of the rule's kind heated (or, for a rule whose source is a cold
+  source, cooled: ice cubes in a deep freeze) by an active source of the rule's kind.
 * ``substance_cooking``/``substance_watercooking``: a substance contained in a heated container; ``melting``: a
   meltable object heated.
 * ``single_toggleable_machine``: the inputs inside (objects) or contained in (substances) a toggled-on machine.
@@ -151,10 +154,11 @@ def _container_of(e: Edit, inst: str) -> str | None:
     return None
 
 
-def _heat_rules(kb: ActivityKB, e: Edit, heated: dict[str, str]) -> None:
-    for rule in kb.rules["heat_cook"]:
+def _heat_rules(kb: ActivityKB, e: Edit, heated: dict[str, str], cooled: dict[str, str]) -> None:
+    for rule in kb.rules["heat_cook"]:  # its "heat source" may be a cold source (ice cubes: a deep freeze)
         for place in kb.objects.get(next(iter(rule["container"])), []):
-            src = heated.get(place)
+            src = heated.get(place) if place in heated and kb.synset[heated[place]] in rule["heat_source"] \
+                else cooled.get(place)
             if src is None and any(("inside", place, h) in e.facts or ("ontop", place, h) in e.facts
                                    for h in kb.instances if kb.synset[h] in rule["heat_source"]):
                 continue  # on a source of the right kind that is off
@@ -217,9 +221,11 @@ def settle(kb: ActivityKB, e: Edit) -> None:
         before = (frozenset(e.facts), e.held)
         if kb.sources["heatSource"] or kb.sources["coldSource"]:
             heated = exposure(kb, e.facts, "heatSource")
+            cooled = exposure(kb, e.facts, "coldSource")
+            if heated or cooled:  # recipes first: their input states (e.g. raw apples) are read before heat acts
+                _heat_rules(kb, e, heated, cooled)
+                heated = exposure(kb, e.facts, "heatSource")
             _temperature(kb, e, heated)
-            if heated:
-                _heat_rules(kb, e, heated)
         _machines(kb, e)
         _washers(kb, e)
         if (frozenset(e.facts), e.held) == before:

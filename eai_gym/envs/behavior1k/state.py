@@ -22,6 +22,20 @@ class B1KState:
     activity: str = ""
     #: binary atoms by (pred, first) and by (pred, second, None), built on first use (not part of the value)
     links: dict | None = field(default=None, compare=False, hash=False, repr=False)
+    #: a probe only checks preconditions: :func:`begin` stops a handler where its effects would start
+    probe: bool = field(default=False, compare=False, hash=False, repr=False)
+
+    #: derived answers about this state (e.g. which closed container an object is in), not part of the value
+    cache: dict | None = field(default=None, compare=False, hash=False, repr=False)
+
+    def as_probe(self) -> "B1KState":
+        """This state as a probe (same value, the same lookup index and derived answers)."""
+        return B1KState(self.facts, self.held, self.activity, self._links(), True, self.memo())
+
+    def memo(self) -> dict:
+        if self.cache is None:
+            object.__setattr__(self, "cache", {})
+        return self.cache  # type: ignore[return-value]
 
     def has(self, *atom: str) -> bool:
         return atom in self.facts
@@ -52,6 +66,17 @@ class B1KState:
     def to_list(self) -> list[list[str]]:
         """The facts in check_goal's format, sorted."""
         return [list(f) for f in sorted(self.facts)]
+
+
+class Reached(Exception):
+    """Raised by :func:`begin` on a probe: every precondition of the action held."""
+
+
+def begin(state: B1KState) -> "Edit":
+    """The edit an action's effects are written to, once its preconditions hold (on a probe: :class:`Reached`)."""
+    if state.probe:
+        raise Reached
+    return Edit(state)
 
 
 class Edit:

@@ -15,7 +15,7 @@ from .dynamics import HANDLERS, Failure, Handler, apply
 from .dynamics_added import ADDED
 from .goals import ActivityGoal, activity_goal
 from .kb import ActivityKB, activity_kb
-from .state import B1KState
+from .state import B1KState, Reached
 
 #: every action, OmniGibson's primitives first (the index-mode catalogue order)
 ACTIONS: tuple[str, ...] = tuple(HANDLERS) + tuple(ADDED)
@@ -37,6 +37,7 @@ def initial_state(activity: str) -> B1KState:
     future = {f[1] for f in facts if f[0] == "future"}
     facts |= {("real", i) for names in rec["objects"].values() for i in names if i not in future}
     facts |= {("contains", f[1], f[2]) for f in facts if f[0] == "filled"}
+    facts |= {("future", i) for names in activity_kb(activity).hidden.values() for i in names}
     return B1KState(frozenset(facts), None, activity)
 
 
@@ -87,11 +88,15 @@ class Behavior1KWorld:
             return f
 
     def legal(self, kb: ActivityKB, state: B1KState, name: str, target: str | None) -> bool:
-        """Whether ``name(target)`` would succeed (preconditions only; the rules cannot make it fail)."""
+        """Whether ``name(target)`` would succeed (preconditions only; the rules cannot make it fail). On a probe
+        (:meth:`~.state.B1KState.as_probe`, one per state for a whole mask) the handler stops where its effects
+        would start."""
         try:
             ALL_HANDLERS[name](kb, state, target)
         except Failure:
             return False
+        except Reached:
+            return True
         return True
 
     def execute(self, trajectory: Trajectory[B1KState], action: Action) -> Outcome[B1KState]:
@@ -114,8 +119,9 @@ class Behavior1KWorld:
 
     def legal_actions(self, state: B1KState) -> list[Action]:
         kb = activity_kb(state.activity)
+        probe = state.as_probe()
         return [a for a in self.catalogue(state.activity)
-                if self.legal(kb, state, a.name, str(a.args[0]) if a.args else None)]
+                if self.legal(kb, probe, a.name, str(a.args[0]) if a.args else None)]
 
     def satisfied(self, state: B1KState, goal: ActivityGoal) -> list[bool]:
         return goal.evaluate(state.facts)

@@ -1,0 +1,232 @@
+"""The planner's distance estimate: for every goal literal that does not hold, the actions it still needs.
+
+Each top-level conjunct costs :meth:`~eai_gym.logic.bddl_eval.CompiledCondition.cost`: nothing if it holds,
+else the sum over ``and``/``forall`` and the cheapest of ``or``/``exists`` (the cheapest missing children of
+``forn`` and ``forpairs``) of its literals' costs. A literal that does not hold costs an estimate of the actions
+it needs in this state, regressed from the literal to the world's preconditions: grasp the object unless held,
+open the closed container it is in or goes into, detach it, saturate the remover, ... Not admissible; it guides
+a greedy search.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ...logic.bddl_eval import Fact
+from .dynamics import closed_around, conditions_met
+from .goals import activity_goal
+from .kb import ActivityKB, activity_kb
+from .state import B1KState
+
+#: relations made by placing the held object on/in/next to a target
+PLACED = frozenset({"inside", "ontop", "nextto", "under", "draped", "overlaid", "attached", "touching"})
+#: the cost of a literal the estimate has no closer rule for
+TYPICAL = 3.0
+#: the cost of a rule whose inputs can no longer meet its input states
+DEAD_END = 50.0
+
+
+def distance(s: B1KState) -> float:
+    """The estimated number of actions left to the goal from ``s``."""
+    kb = activity_kb(s.activity)
+
+    def leaf(atom: Fact | None, positive: bool) -> float:
+        return TYPICAL if atom is None else literal_cost(kb, s, atom, positive)
+
+    return sum(c.cost(s.facts, leaf) for c in activity_goal(s.activity).conditions)
+
+
+def _reach(kb: ActivityKB, s: B1KState, o: str) -> float:
+    """Actions to get ``o`` in hand: grasp, opening what closes it in, detaching it (freeing the hand is left
+    out: one action for all the literals)."""
+    if s.held == o:
+        return 0.0
+    cost = 1.0
+    if closed_around(kb, s, o) is not None:
+        cost += 1.0
+    if s.targets("attached", o):
+        cost += 1.0
+    return cost
+
+
+def literal_cost(kb: ActivityKB, s: B1KState, atom: Fact, positive: bool) -> float:
+    pred, args = atom[0], atom[1:]
+    if pred in PLACED and len(args) == 2:
+        o, t = args
+        if not positive:
+            return _reach(kb, s, o) + 1.0
+        if pred in ("nextto", "touching"):  # placing either next to (on) the other makes it
+            return min(_reach(kb, s, o), _reach(kb, s, t)) + 1.0
+        cost = _reach(kb, s, o) + 1.0
+        if pred == "inside" and kb.has(t, "openable") and not s.has("open", t):
+            cost += 1.0
+        if closed_around(kb, s, t) is not None:
+            cost += 1.0
+        return cost
+    if pred in ("open", "toggled_on", "folded", "unfolded"):
+        return 1.0
+    if pred == "covered" and not positive:
+        return _clean_cost(kb, s, args[0], args[1])
+    if pred in ("covered", "contains", "filled", "saturated") and positive:
+        return _give_cost(kb, s, args[0], args[1], pred)
+    if pred in ("cooked", "hot", "frozen") and positive:
+        return _expose_cost(kb, s, args[0], "coldSource" if pred == "frozen" else "heatSource")
+    if pred == "real" and positive:
+        return make_cost(kb, s, args[0]) if s.has("future", args[0]) else TYPICAL
+    return TYPICAL
+
+
+def _clean_cost(kb: ActivityKB, s: B1KState, target: str, dirt: str) -> float:
+    best = TYPICAL + 1.0
+    for tool in kb.instances:
+        conds = kb.remover_conditions(tool, dirt)
+        if conds is None or not s.real(tool):
+            continue
+        cost = _reach(kb, s, tool) + 1.0 + (0.0 if conditions_met(kb, s, tool, conds) else 2.0)
+        best = min(best, cost)
+    solvents = kb.washer_solvents(kb.synset[dirt])
+    if solvents is None or target in kb.room:  # the washer table cannot, or a fixture cannot be carried
+        return best
+    solvent = [x for v in solvents if (x := kb.substance_instance(v))]
+    if solvents and not solvent:
+        return best
+    for w in _washers(kb.activity):  # a washer cycle: the solvent in it, the item inside, closed, switched on
+        if not s.real(w):
+            continue
+        closed = kb.has(w, "openable") and not s.has("open", w)
+        cost = 0.0 if s.has("inside", target, w) else _reach(kb, s, target) + 1.0 + (1.0 if closed else 0.0)
+        if solvent and not any(s.has("contains", w, x) for x in solvent):
+            cost += min((_give_cost(kb, s, w, x, "contains") for x in solvent), default=TYPICAL)
+        cost += (1.0 if s.has("open", w) else 0.0) + (0.0 if s.has("toggled_on", w) else 1.0)
+        best = min(best, cost)
+    water = kb.substance_instance("water.n.06")
+    if water is not None:  # RINSE under a water source, the solvent on the item
+        cost = _reach(kb, s, target) + 1.0
+        if solvent and not any(s.has("covered", target, x) for x in solvent):
+            cost += min((_give_cost(kb, s, target, x, "covered") for x in solvent), default=TYPICAL)
+        best = min(best, cost)
+    return best
+
+
+@lru_cache(maxsize=64)
+def _washers(activity: str) -> tuple[str, ...]:
+    """The activity's instances of a washer rule's machine."""
+    kb = activity_kb(activity)
+    machines = {m for kind in ("washer_particleremover", "washer_nonparticleremover") for rule in kb.rules[kind]
+                for m in rule["machine"]}
+    return tuple(i for i in kb.instances if kb.synset[i] in machines)
+
+
+#: rule files whose rules gather their inputs in a container or machine
+GATHERING = ("heat_cook", "single_toggleable_machine", "mixing_stick", "substance_cooking", "substance_watercooking")
+
+
+def make_cost(kb: ActivityKB, s: B1KState, inst: str, depth: int = 2) -> float:
+    """Actions to make the ``future`` instance ``inst`` real: the cheapest rule that makes its synset, with each
+    input gathered where the rule needs it (an input that does not exist yet made first, ``depth`` levels deep),
+    the station heated or switched on, the cutting tool or mixing tool in hand."""
+    syn = kb.synset[inst]
+    best = 4 * TYPICAL
+    for kind, rules in kb.rules.items():
+        for rule in rules:
+            if syn not in (rule.get("output_synsets") or {}):
+                continue
+            if kind in ("slicing", "dicing"):
+                best = min(best, _cut_cost(kb, s, rule, depth))
+            elif kind in GATHERING:
+                best = min(best, _gather_cost(kb, s, kind, rule, depth))
+    return best
+
+
+def _cut_cost(kb: ActivityKB, s: B1KState, rule: dict, depth: int) -> float:
+    slicers = [i for i in kb.instances if kb.has(i, "slicer") and s.real(i)]
+    if not slicers:
+        return 4 * TYPICAL
+    tool = min(_reach(kb, s, i) for i in slicers)
+    wholes = [i for syn in rule["input_synsets"] for i in kb.objects.get(syn, ())]
+    have = [i for i in wholes if s.real(i)]
+    if have:
+        return tool + 1.0
+    if depth and wholes:
+        return tool + 1.0 + make_cost(kb, s, wholes[0], depth - 1)
+    return 4 * TYPICAL
+
+
+def _gather_cost(kb: ActivityKB, s: B1KState, kind: str, rule: dict, depth: int) -> float:
+    places = [i for key in ("container", "machine") for syn in (rule.get(key) or {}) for i in kb.objects.get(syn, ())]
+    if kind.startswith("substance") or kind == "mixing_stick":
+        places = places or [i for i in kb.instances if kb.has(i, "fillable")]
+    best = 4 * TYPICAL
+    for place in places[:3]:
+        if not s.real(place):
+            continue
+        cost = 0.0
+        for syn, count in (rule.get("input_synsets") or {}).items():
+            names = kb.objects.get(syn, [])
+            if not names:
+                cost += TYPICAL
+                continue
+            if names[0] in kb.substances:
+                x = names[0]
+                if not (s.has("contains", place, x) or s.has("filled", place, x)):
+                    cost += 2.0 if s.real(x) or not depth else 2.0 + make_cost(kb, s, x, depth - 1)
+                continue
+            wanted = (rule.get("input_states") or {}).get(syn) or ()
+            names = [o for o in names if all(s.has(pred, o) == bool(v) for pred, v in wanted)]
+            if len(names) < count:  # e.g. apples cooked too early: this rule cannot fire any more
+                cost += DEAD_END
+                continue
+            placed = [o for o in names if s.has("inside", o, place) or s.has("ontop", o, place)]
+            for o in [o for o in names if o not in placed][:max(0, count - len(placed))]:
+                cost += _reach(kb, s, o) + 1.0 if s.real(o) or not depth else 1.0 + make_cost(kb, s, o, depth - 1)
+        if kind in ("heat_cook", "substance_cooking", "substance_watercooking"):
+            sources = [h for h in kb.sources["heatSource"] + kb.sources["coldSource"]
+                       if not rule.get("heat_source") or kb.synset[h] in rule["heat_source"]]
+            if sources:
+                on = any(s.has("inside", place, h) or s.has("ontop", place, h) for h in sources)
+                cost += 0.0 if on else _reach(kb, s, place) + 1.0
+                cost += 0.0 if any(s.has("toggled_on", h) or not kb.has(h, "toggleable") for h in sources) else 1.0
+        elif kind == "single_toggleable_machine":
+            cost += 0.0 if s.has("toggled_on", place) else 1.0
+        elif kind == "mixing_stick":
+            tools = [i for i in kb.instances if kb.has(i, "mixingTool") and s.real(i)]
+            cost += (min(_reach(kb, s, i) for i in tools) if tools else TYPICAL) + 1.0
+        best = min(best, cost)
+    return best
+
+
+def _givers(kb: ActivityKB, s: B1KState, x: str) -> list[str]:
+    """Objects that give substance ``x``: containing it, a source of it, or a knowledge-base source or applier
+    of it."""
+    syn = kb.synset[x]
+    out = s.sources("contains", x) + s.sources("filled", x) + s.sources("insource", x)
+    out += [i for i in kb.instances for prop in ("particleSource", "particleApplier")
+            if syn in (kb.param(i, prop).get("conditions") or {})]
+    return sorted(set(o for o in out if s.real(o)))
+
+
+def _give_cost(kb: ActivityKB, s: B1KState, o: str, x: str, pred: str) -> float:
+    """covered/contains/filled/saturated(o, x): hold a giver of ``x`` and pour or apply it on ``o``, or hold
+    ``o`` and fill or soak it at the giver."""
+    givers = [g for g in _givers(kb, s, x) if g != o]
+    if not givers:
+        return 2 * TYPICAL if s.has("future", x) else TYPICAL + 1.0
+    best = min(_reach(kb, s, g) for g in givers) + 1.0
+    return min(best, _reach(kb, s, o) + 1.0 + (0.0 if pred != "saturated" else 0.5))
+
+
+def _expose_cost(kb: ActivityKB, s: B1KState, o: str, prop: str) -> float:
+    """cooked/hot/frozen(o): put ``o`` on or in a source of the kind and switch it on."""
+    sources = [h for h in kb.sources[prop] if s.real(h)]
+    if not sources:
+        return 2 * TYPICAL
+    best = 2 * TYPICAL
+    for h in sources:
+        cost = 0.0 if (s.has("inside", o, h) or s.has("ontop", o, h)) else _reach(kb, s, o) + 1.0
+        params = kb.param(h, prop)
+        if params.get("requires_toggled_on") and not s.has("toggled_on", h):
+            cost += 1.0
+        if params.get("requires_closed") and s.has("open", h):
+            cost += 1.0
+        best = min(best, cost)
+    return max(best, 1.0)
