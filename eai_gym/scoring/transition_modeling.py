@@ -22,7 +22,7 @@ from typing import Any, Mapping
 from ..logic.pddl_logic_score import logic_score
 from ..logic.pddl_operators import OperatorFormatError, complete_domain, extract_operators
 from .jobs import Jobs
-from .planner import PLANNER_HINT, Planner, make_planner
+from .planner import PLANNER_HINT, Planner, choose_planner, make_planner
 
 PROTOCOLS = ("eai-1.0.5", "fixed")
 PARTS = (("precond", "action_preconditions"), ("effect", "action_effects"))
@@ -340,3 +340,14 @@ class TransitionModelingWorld:
         timeout = self.planner_timeout if planner_timeout is None else float(planner_timeout)
         return Jobs(_score_unit, list(items), lambda rs: summarize(rs, protocol, info), _context,
                     (self.world, self.planner_timeout, protocol, planner, timeout))
+
+    def mode_jobs(self, items: list, protocol: str, options: Mapping[str, Any], mode: Any = None) -> Jobs:
+        """The registry's jobs entry point: ``options`` carries ``--planner`` and ``--planner-timeout``
+        (unset: the reference's timeout)."""
+        return self.jobs(items, protocol, choose_planner(options["planner"]),
+                         float(options["planner_timeout"] or self.planner_timeout))
+
+    def mode_gold(self, options: Mapping[str, Any]) -> list[dict]:
+        """The registry's gold entry point: every item's gold operators written as the reply (each scores
+        perfectly)."""
+        return self.gold_items()

@@ -98,18 +98,3 @@ def goal_interpretation_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]
     from .goal_interpretation import gold_items
 
     return gold_items()
-
-
-# ------------------------------------------------------------------------------ transition_modeling
-def transition_modeling_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: Any = None) -> Jobs:
-    from ..planner import choose_planner
-    from .transition_modeling import PLANNER_TIMEOUT, transition_modeling_jobs as jobs
-
-    return jobs(items, protocol, choose_planner(options["planner"]), float(options["planner_timeout"] or PLANNER_TIMEOUT))
-
-
-def transition_modeling_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Every item's gold operators written as the reply (each scores perfectly)."""
-    from .transition_modeling import gold_items
-
-    return gold_items()
