@@ -1,0 +1,19 @@
+"""What the registry entries of EAI's two worlds (VirtualHome and BEHAVIOR) share: their protocols, the
+transition-modeling planner options, the eai-1.0.5 seed option and the EAI summary's headline figures.
+
+Light on purpose (imported by the worlds' ``spec`` modules): only the registry's option types.
+"""
+
+from ..registry import Option, SummaryKey
+
+PROTOCOLS = ("fixed", "eai-1.0.5")
+PLANNER = Option("planner", "the planner for the planner success rate: auto (default: Fast Downward when installed, "
+                             "else none: the planner columns are marked not computed), fast-downward, builtin (pure Python, "
+                             "see docs/transition_modeling.md for its agreement with Fast Downward) or none",
+                 default="auto", choices=("auto", "fast-downward", "builtin", "none"))
+PLANNER_TIMEOUT = Option("planner_timeout", "seconds per planner call (default: the reference's, 100 VirtualHome, "
+                                            "200 BEHAVIOR)", type="int", default=None)
+SEED = Option("seed", "with eai-1.0.5, the seed of the reference's random choice of 'or' disjuncts (0 reproduces "
+                      "runs after random.seed(0); fixed explores them all)", type="int", default=0)
+#: the EAI summary's headline figures (dotted paths into the nested summary)
+EAI_KEYS = (SummaryKey("goal_evaluation.task_success_rate"), SummaryKey("trajectory_evaluation.execution_success_rate"))
