@@ -161,9 +161,16 @@ class Branch:
 
 
 def _classify(world: VirtualHomeWorld, res: Failure, history: Sequence[WorldState]) -> tuple[str, str]:
+    """The error name and message of a failed action. Under eai-1.0.5, a missing step that names no missing
+    precondition (SIT or LIE on an object with too many things on it, CUT without a knife) crashes: eai-eval's
+    subgoal temporal-order check takes the first of the preconditions found (``preconds_found_list[0]``) when
+    no connective combines them, and the list is empty. Its action-sequencing copy of that check guards
+    against it and reports a missing step, which the fixed protocol does here too."""
     if res.kind is None:
         raise SubgoalCrash(f"AssertionError: Unknown error code None ({res.message})")
     etype = _KIND[res.kind]
+    if etype is ErrorType.MISSING_STEP and world.reference and not res.preconds and res.connective is None:
+        raise SubgoalCrash("list index out of range")
     if etype is ErrorType.MISSING_STEP and held_before(history, res):
         etype = ErrorType.WRONG_ORDER
     return ERROR_NAMES[etype], res.message
