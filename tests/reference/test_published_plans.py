@@ -136,3 +136,10 @@ def test_subgoal_fixed_protocol_reports_the_missing_step():
             assert rec["category"] != "NotParseable" and rec["message"] != CRASH, (ident, rec)
             assert rec["goal"] is not None
     assert seen >= 50
+
+
+def test_subgoal_decomposition_whole_model_runs():
+    """A whole-file reference run is stored for every published model."""
+    assert sorted(SD_REF["models"]) == sorted(INPUTS["modules"]["subgoal_decomposition"])
+    assert {len(r["items"]) for r in SD_REF["models"].values()} == {338}
+    assert all(r["summary"] is not None and r["summary_exception"] is None for r in SD_REF["models"].values())
