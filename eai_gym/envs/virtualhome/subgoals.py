@@ -160,18 +160,27 @@ class Branch:
     reached_goal_check: bool = False
 
 
-def _classify(world: VirtualHomeWorld, res: Failure, history: Sequence[WorldState]) -> tuple[str, str]:
+def _classify(res: Failure, history: Sequence[WorldState], reference_crash: bool) -> tuple[str, str]:
+    """The error name and message of a failed action. With ``reference_crash``, a missing step that names no missing
+    precondition (SIT or LIE on an object with too many things on it, CUT without a knife) crashes: eai-eval's
+    subgoal temporal-order check takes the first of the preconditions found (``preconds_found_list[0]``) when
+    no connective combines them, and the list is empty. Its action-sequencing copy of that check guards
+    against it and reports a missing step, which the fixed protocol does here too."""
     if res.kind is None:
         raise SubgoalCrash(f"AssertionError: Unknown error code None ({res.message})")
     etype = _KIND[res.kind]
+    if etype is ErrorType.MISSING_STEP and reference_crash and not res.preconds and res.connective is None:
+        raise SubgoalCrash("list index out of range")
     if etype is ErrorType.MISSING_STEP and held_before(history, res):
         etype = ErrorType.WRONG_ORDER
     return ERROR_NAMES[etype], res.message
 
 
-def search(world: VirtualHomeWorld, start: WorldState, path: Sequence[Any], goal: Any):
+def search(world: VirtualHomeWorld, start: WorldState, path: Sequence[Any], goal: Any, reference_crash: bool = False):
     """Breadth-first over the subgoals' candidate action lists. Returns ``(executable,
-    successful branches, failed branches)``, each branch with its actions and errors."""
+    successful branches, failed branches)``, each branch with its actions and errors. ``reference_crash``
+    (eai-eval 1.0.5's subgoal evaluator): a missing step that names no missing precondition raises
+    :class:`SubgoalCrash` (see :func:`_classify`)."""
     queue = deque([(start, [], list(path), [start], [])])
     feasible: list[Branch] = []
     failed: list[Branch] = []
@@ -199,7 +208,7 @@ def search(world: VirtualHomeWorld, start: WorldState, path: Sequence[Any], goal
                     steps.append(action)
                     hist.append(res)
                     continue
-                kind, msg = _classify(world, res, history + hist)
+                kind, msg = _classify(res, history + hist, reference_crash)
                 errs.append({"error_type": [kind], "error_info": [msg], "subgoal": str(sub),
                              "action": to_script(action)})
                 if kind != "ADDITIONAL_STEP":

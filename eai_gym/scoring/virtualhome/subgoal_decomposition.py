@@ -214,7 +214,7 @@ def _run(rec, task, llm_output, protocol, rng, world, draws_only=False) -> None:
         paths = [[g for g in p if isinstance(g, tl.Primitive)] for p in paths]
     if draws_only:
         return
-    results = [search(world, task.initial_state, p, goal) for p in paths]
+    results = [search(world, task.initial_state, p, goal, reference_crash=protocol == "eai-1.0.5") for p in paths]
     executable = any(r[0] for r in results)
     feasible = [b for r in results for b in r[1]]
     failed = [b for r in results for b in r[2]]
