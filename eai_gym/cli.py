@@ -154,18 +154,35 @@ def _add_serve_parser(sub: Any) -> None:
     v.add_argument("server_args", nargs=argparse.REMAINDER, help="the server's options")
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: the commands, in the order ``eai-gym --help`` lists them; the last four are :mod:`.cli_explore`'s
+COMMANDS = ("score", "evaluate", "prompts", "serve", "list", "show", "play", "report")
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or with ``command`` (one of :data:`COMMANDS`) a parser that knows only that
+    command and parses its arguments as the whole parser does (building every command's options costs more
+    than parsing one command line)."""
     p = argparse.ArgumentParser(prog="eai-gym", description="Symbolic embodied-planning environments and scorers.")
     p.add_argument("--version", action="version", version=f"eai-gym {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
-    _add_score_parser(sub)
-    _add_evaluate_parser(sub)
-    from .cli_prompts import add_parser as add_prompts_parser
+    if command in (None, "score"):
+        _add_score_parser(sub)
+    if command in (None, "evaluate"):
+        _add_evaluate_parser(sub)
+    if command in (None, "prompts"):
+        from .cli_prompts import add_parser as add_prompts_parser
 
-    add_prompts_parser(sub)
-    _add_serve_parser(sub)
-    p.set_defaults(explore=add_parsers(sub))
+        add_prompts_parser(sub)
+    if command in (None, "serve"):
+        _add_serve_parser(sub)
+    explore = add_parsers(sub) if command is None or command in COMMANDS[4:] else {}
+    p.set_defaults(explore=explore)
     return p
+
+
+def _command(argv: Sequence[str]) -> str | None:
+    """The command a command line names in its first word (None: none, or an option comes first)."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
 
 
 def _score_options(parser: argparse.ArgumentParser, args: argparse.Namespace,
@@ -214,7 +231,7 @@ QUICK_EXIT_COMMANDS = ("score", "prompts")
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command; ``argv`` None: ``sys.argv`` (run as a program)."""
-    parser = build_parser()
+    parser = build_parser(_command(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)
     code = _dispatch(parser, args, argv)
     if argv is None and args.command in QUICK_EXIT_COMMANDS and sys.getprofile() is None and sys.gettrace() is None:

@@ -21,9 +21,7 @@ import contextlib
 import gc
 import importlib
 import json
-import math
 import os
-import signal
 import sys
 import time
 from typing import Any, Callable, Iterator, Sequence
@@ -117,7 +115,7 @@ def run_items(fn: Callable[[Any, Any], Any], items: Sequence[Any], *, init: Call
 
 
 def _chunks(todo: list, workers: int, chunk_size: int | None) -> Iterator[list]:
-    size = chunk_size or max(1, min(64, math.ceil(len(todo) / (workers * 8))))
+    size = chunk_size or max(1, min(64, -(-len(todo) // (workers * 8))))
     for k in range(0, len(todo), size):
         yield todo[k:k + size]
 
@@ -135,6 +133,8 @@ _CONTEXT: Any = None
 
 def _init_worker(init, init_args) -> None:
     global _CONTEXT
+    import signal
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     gc.set_threshold(max(gc.get_threshold()[0], YOUNG_GC_THRESHOLD), *gc.get_threshold()[1:])
     _CONTEXT = init(*init_args) if init is not None else None
