@@ -18,21 +18,28 @@ from . import __version__, registry
 from .cli_explore import add_parsers, run
 
 
-def _map(args: argparse.Namespace, items: list, jobs: Any, all_options: dict) -> tuple[list, dict]:
+def _map(args: argparse.Namespace, items: list, jobs: Any, all_options: dict) -> tuple[list, dict, list | None]:
     """Score every unit of ``jobs`` (one per input item) with the run options (--workers, --backend,
     --jsonl, --resume): the one place every world's scoring goes through. Returns the records in input
-    order and the result fields of their summary."""
-    import hashlib
-
+    order, the result fields of their summary and, with --out, each record's JSON text (made where the record
+    was: by the workers, in parallel)."""
     from .scoring.runner import run_items
 
-    digest = hashlib.sha256(json.dumps(items, sort_keys=True, default=repr).encode("utf-8")).hexdigest()
-    run_info = {"world": args.world, "mode": args.mode, "protocol": args.protocol, "n_items": len(items),
-                "input_sha256": digest, "options": all_options, "eai_gym_version": __version__}
-    records = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args, workers=args.workers,
+    run_info = None
+    if args.jsonl:  # the JSONL file's first line names the run it holds, so that --resume can check it
+        import hashlib
+
+        digest = hashlib.sha256(json.dumps(items, sort_keys=True, default=repr).encode("utf-8")).hexdigest()
+        run_info = {"world": args.world, "mode": args.mode, "protocol": args.protocol, "n_items": len(items),
+                    "input_sha256": digest, "options": all_options, "eai_gym_version": __version__}
+    results = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args, workers=args.workers,
                         backend=args.backend, jsonl=args.jsonl, resume=args.resume, run_info=run_info,
+                        encode=json.dumps if args.out else None,
                         log=lambda msg: print(f"eai-gym: {msg}", file=sys.stderr))
-    return records, jobs.summarize(records)
+    if not args.out:
+        return results, jobs.summarize(results), None
+    records = [r for r, _ in results]
+    return records, jobs.summarize(records), [t for _, t in results]
 
 
 def _score(args: argparse.Namespace, mode: registry.ModeSpec, options: dict, all_options: dict) -> int:
@@ -57,9 +64,9 @@ def _score(args: argparse.Namespace, mode: registry.ModeSpec, options: dict, all
         except InputFileError as e:
             print(f"eai-gym: {e}", file=sys.stderr)
             return 2
-        records, fields = _map(args, items, jobs, all_options)
+        records, fields, texts = _map(args, items, jobs, all_options)
         run = ScoreRun(args.world, mode, args.protocol, list(args.plans), args.gold, options, records, fields,
-                       __version__)
+                       __version__, texts)
         result, shown = registry.load(mode.result)(run)
     return _finish(args, result, shown, time.perf_counter() - t0)
 

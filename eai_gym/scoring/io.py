@@ -8,6 +8,8 @@ import sys
 import time
 from typing import Any, Iterable, Iterator, TextIO
 
+from .results import EncodedRecords
+
 
 class InputFileError(Exception):
     """A plans file that cannot be read at all (missing, not JSON, wrong top-level shape)."""
@@ -48,8 +50,10 @@ def dumps_results(obj: Any) -> str:
         return json.dumps(obj, indent=1) + "\n"
     parts = []
     for key, value in obj.items():
+        texts = value.texts if isinstance(value, EncodedRecords) else None  # the records' JSON, made already
         if isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
-            body = "[\n" + ",\n".join("  " + json.dumps(x) for x in value) + "\n ]"
+            body = "[\n" + ",\n".join("  " + (json.dumps(x) if texts is None else texts[k])
+                                        for k, x in enumerate(value)) + "\n ]"
         else:
             body = json.dumps(value, indent=1).replace("\n", "\n ")
         parts.append(f" {json.dumps(key)}: {body}")

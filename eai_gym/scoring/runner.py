@@ -13,11 +13,14 @@ whatever the backend. ``fn`` (and ``init``) must be module-level functions (pick
   first line ``{"run": ...}`` describing the run. Lines are written whole, in batches, each batch
   flushed and fsynced. ``resume=True`` reads such a file (a last line cut short by a crash is dropped),
   keeps its results and runs only the missing items; the file must describe the same run.
+* ``encode=F`` (e.g. ``json.dumps``): each result comes with ``F(result)``, computed where the result is
+  made (by the worker, in parallel); the return value is then a list of ``(result, F(result))`` pairs.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import importlib
 import json
@@ -70,8 +73,10 @@ def check_backend(backend: str) -> None:
 def run_items(fn: Callable[[Any, Any], Any], items: Sequence[Any], *, init: Callable[..., Any] | None = None,
               init_args: tuple = (), workers: int = 1, backend: str = "processes", jsonl: str | None = None,
               resume: bool = False, run_info: dict | None = None, chunk_size: int | None = None,
-              label: str = "scoring", log: Callable[[str], None] | None = None) -> list[Any]:
-    """``[fn(context, item) for item in items]``, computed by ``workers`` workers (0: one per CPU)."""
+              label: str = "scoring", log: Callable[[str], None] | None = None,
+              encode: Callable[[Any], Any] | None = None) -> list[Any]:
+    """``[fn(context, item) for item in items]``, computed by ``workers`` workers (0: one per CPU); with
+    ``encode``, ``[(r, encode(r)) for r in ...]``."""
     check_backend(backend)
     if workers < 0:
         raise RunnerError(f"workers must be 0 (one per CPU) or more, got {workers}")
@@ -86,10 +91,12 @@ def run_items(fn: Callable[[Any, Any], Any], items: Sequence[Any], *, init: Call
     if jsonl:
         journal, done = _Journal.open(jsonl, {"format": JSONL_FORMAT, **(run_info or {})}, n, resume)
         for i, rec in done.items():
-            results[i] = rec
+            results[i] = rec if encode is None else (rec, encode(rec))
         if resume:
             log(f"resuming from {jsonl}: {len(done)} of {n} items already scored")
     todo = [(i, items[i]) for i in range(n) if results[i] is _MISSING]
+    if encode is not None:
+        fn = functools.partial(_with_encoding, fn, encode)
     with fewer_collections():
         try:
             if todo:
@@ -103,7 +110,7 @@ def run_items(fn: Callable[[Any, Any], Any], items: Sequence[Any], *, init: Call
                     for i, rec in progress(stream, len(todo), label):
                         results[i] = rec
                         if journal is not None:
-                            journal.add(i, rec)
+                            journal.add(i, rec if encode is None else rec[0])
                 finally:
                     close = getattr(stream, "close", None)
                     if close is not None:
@@ -112,6 +119,11 @@ def run_items(fn: Callable[[Any, Any], Any], items: Sequence[Any], *, init: Call
             if journal is not None:
                 journal.close()
     return results
+
+
+def _with_encoding(fn: Callable[[Any, Any], Any], encode: Callable[[Any], Any], context: Any, item: Any) -> tuple:
+    result = fn(context, item)
+    return result, encode(result)
 
 
 def _chunks(todo: list, workers: int, chunk_size: int | None) -> Iterator[list]:
