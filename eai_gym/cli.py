@@ -12,7 +12,7 @@ import json
 import os
 import sys
 import time
-from typing import Any, Sequence
+from typing import Any, NoReturn, Sequence
 
 from . import __version__, registry
 from .cli_explore import add_parsers, run
@@ -165,13 +165,22 @@ def _add_serve_parser(sub: Any) -> None:
 COMMANDS = ("score", "evaluate", "prompts", "serve", "list", "show", "play", "report")
 
 
+class _OneCommandParser(argparse.ArgumentParser):
+    """The top-level parser when it knows one command: its errors (unrecognised arguments, and the ones the
+    command finds after parsing) are reported by the whole parser, with the usage that lists every command."""
+
+    def error(self, message: str) -> NoReturn:
+        build_parser().error(message)
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or with ``command`` (one of :data:`COMMANDS`) a parser that knows only that
-    command and parses its arguments as the whole parser does (building every command's options costs more
-    than parsing one command line)."""
-    p = argparse.ArgumentParser(prog="eai-gym", description="Symbolic embodied-planning environments and scorers.")
+    command and parses its arguments, and reports errors, as the whole parser does (building every command's
+    options costs more than parsing one command line)."""
+    cls = argparse.ArgumentParser if command is None else _OneCommandParser
+    p = cls(prog="eai-gym", description="Symbolic embodied-planning environments and scorers.")
     p.add_argument("--version", action="version", version=f"eai-gym {__version__}")
-    sub = p.add_subparsers(dest="command", required=True)
+    sub = p.add_subparsers(dest="command", required=True, parser_class=argparse.ArgumentParser)
     if command in (None, "score"):
         _add_score_parser(sub)
     if command in (None, "evaluate"):
