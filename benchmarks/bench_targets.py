@@ -40,6 +40,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "reference" / "data"
+#: the source tree whose eai-gym is measured (``--tree``; default this one): before/after in one session
+TREE = ROOT
 MODULES = ("goal_interpretation", "action_sequencing", "subgoal_decomposition", "transition_modeling")
 
 IN_PROCESS = r"""
@@ -64,17 +66,17 @@ def _children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def run_cpu(argv: list[str], env: dict | None = None, cwd: Path = ROOT) -> tuple[float, str]:
+def run_cpu(argv: list[str], env: dict | None = None, cwd: Path | None = None) -> tuple[float, str]:
     """CPU seconds of one child process (and what it printed); fails loudly on a non-zero exit."""
     before = _children_cpu()
-    p = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd)
+    p = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd or TREE)
     if p.returncode != 0:
         raise RuntimeError(f"{' '.join(argv[:6])} ... exited {p.returncode}: {p.stderr[-1500:]}")
     return _children_cpu() - before, p.stdout
 
 
 def _ours_env() -> dict:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=str(TREE))
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its bytecode
     return env
 
@@ -128,7 +130,7 @@ def ours(repeat: int, tmp: Path, only: tuple[str, ...] = ROWS) -> dict[str, Any]
         res["vh40_in_process"] = _spread(runs)
         res["vh40_summary"] = json.loads(Path(out).read_text())["summary"]
     if "alfworld_reset" in only:
-        _, text = run_cpu([sys.executable, str(ROOT / "benchmarks" / "bench_alfworld_reset.py")], _ours_env())
+        _, text = run_cpu([sys.executable, str(TREE / "benchmarks" / "bench_alfworld_reset.py")], _ours_env())
         res["alfworld_reset"] = json.loads(text.strip().splitlines()[-1])
     return res
 
@@ -225,9 +227,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--slow-references", action="store_true", help="also run eai-eval's prompt generators")
     ap.add_argument("--json", help="write the measurements to this JSON file")
     ap.add_argument("--markdown", help="write the table to this file")
+    ap.add_argument("--tree", default=str(ROOT),
+                    help="measure the eai-gym of this source tree, e.g. a checkout of an earlier commit (default: "
+                         "this one; the inputs are always this tree's)")
     ap.add_argument("--only", default=",".join(ROWS),
                     help=f"comma-separated rows to measure (default all): {', '.join(ROWS)}")
     a = ap.parse_args(argv)
+    global TREE
+    TREE = Path(a.tree).resolve()
     only = tuple(x.strip() for x in a.only.split(",") if x.strip())
     unknown = [x for x in only if x not in ROWS]
     if unknown:

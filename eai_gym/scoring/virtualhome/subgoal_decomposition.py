@@ -161,9 +161,22 @@ def score_item(item: Any, protocol: str, rng: random.Random | None, world: Virtu
     return rec
 
 
+@lru_cache(maxsize=None)
+def _gold_subgoals(task_id: str) -> tuple[str, ...] | None:
+    rec = task_record(task_id)
+    return tuple(goal_subgoal_plan(rec)) if rec["tl_goal"] else None
+
+
+def gold_subgoals(task_id: str) -> list[str] | None:
+    """The task's gold subgoal plan (its goal split at ``then``; None without a temporal-logic goal), worked
+    out once per task (``--gold`` writes it as the item, and each record compares the item with it)."""
+    gold = _gold_subgoals(task_id)
+    return None if gold is None else list(gold)
+
+
 def _similarity(llm_output: Any, task) -> dict | None:
     """The subgoal list against the task's gold subgoal plan (its goal split at ``then``), if it has one."""
-    gold = goal_subgoal_plan(task_record(task.id)) if task.goal.tl_goal else None
+    gold = gold_subgoals(task.id) if task.goal.tl_goal else None
     try:
         return None if gold is None else similarity_record(read_subgoals(llm_output, None), gold)
     except NotParseable:
