@@ -126,8 +126,12 @@ def _with_encoding(fn: Callable[[Any, Any], Any], encode: Callable[[Any], Any], 
     return result, encode(result)
 
 
+def _chunk_size(n: int, workers: int, chunk_size: int | None) -> int:
+    return chunk_size or max(1, min(64, -(-n // (workers * 8))))
+
+
 def _chunks(todo: list, workers: int, chunk_size: int | None) -> Iterator[list]:
-    size = chunk_size or max(1, min(64, -(-len(todo) // (workers * 8))))
+    size = _chunk_size(len(todo), workers, chunk_size)
     for k in range(0, len(todo), size):
         yield todo[k:k + size]
 
@@ -141,26 +145,39 @@ def _serial(fn, todo, init, init_args) -> Iterator[tuple[int, Any]]:
 # --- processes ------------------------------------------------------------------------------------
 
 _CONTEXT: Any = None
+#: in a worker started by fork: the parent's ``(index, item)`` list, inherited rather than sent chunk by chunk
+_TODO: list = []
 
 
-def _init_worker(init, init_args) -> None:
-    global _CONTEXT
+def _init_worker(init, init_args, todo: list | None = None) -> None:
+    global _CONTEXT, _TODO
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     gc.set_threshold(max(gc.get_threshold()[0], YOUNG_GC_THRESHOLD), *gc.get_threshold()[1:])
     _CONTEXT = init(*init_args) if init is not None else None
+    _TODO = todo or []
 
 
 def _run_chunk(fn, chunk: list) -> list:
     return [(i, fn(_CONTEXT, item)) for i, item in chunk]
 
 
+def _run_slice(fn, start: int, stop: int) -> list:
+    return [(i, fn(_CONTEXT, item)) for i, item in _TODO[start:stop]]
+
+
 def _processes(fn, todo, init, init_args, workers, chunk_size) -> Iterator[tuple[int, Any]]:
-    chunks = _chunks(todo, workers, chunk_size)
+    """Chunks of ``todo`` on a process pool. Where workers are forked (Linux), they inherit ``todo`` when they
+    start and are sent only which slice to run: the parent does not pickle every item, nor a worker unpickle it."""
+    import multiprocessing
     from concurrent import futures
 
-    pool = futures.ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(init, init_args))
+    forked = multiprocessing.get_start_method(allow_none=False) == "fork"
+    size = _chunk_size(len(todo), workers, chunk_size)
+    chunks = iter(range(0, len(todo), size)) if forked else _chunks(todo, workers, chunk_size)
+    pool = futures.ProcessPoolExecutor(workers, initializer=_init_worker,
+                                       initargs=(init, init_args, todo) if forked else (init, init_args))
     pending: set = set()
     try:
         while True:
@@ -168,7 +185,8 @@ def _processes(fn, todo, init, init_args, workers, chunk_size) -> Iterator[tuple
                 chunk = next(chunks, None)
                 if chunk is None:
                     break
-                pending.add(pool.submit(_run_chunk, fn, chunk))
+                pending.add(pool.submit(_run_slice, fn, chunk, chunk + size) if forked
+                            else pool.submit(_run_chunk, fn, chunk))
             if not pending:
                 break
             done, pending = futures.wait(pending, return_when=futures.FIRST_COMPLETED)

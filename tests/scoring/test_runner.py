@@ -242,6 +242,15 @@ def test_runner_backends_agree_and_keep_order():
     assert run_items(_square, [], workers=2) == []
 
 
+def test_items_are_sent_to_workers_that_do_not_inherit_them(monkeypatch):
+    import multiprocessing
+
+    items = list(range(50))
+    expected = [{"value": i * i + 5} for i in items]
+    monkeypatch.setattr(multiprocessing, "get_start_method", lambda allow_none=False: "spawn")
+    assert run_items(_square, items, init=_offset, init_args=(5,), workers=2, chunk_size=4) == expected
+
+
 def test_encoded_results_are_made_with_each_result_and_kept_on_resume(tmp_path):
     items = list(range(40))
     expected = [({"value": i * i + 5}, json.dumps({"value": i * i + 5})) for i in items]
