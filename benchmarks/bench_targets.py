@@ -166,7 +166,8 @@ def rows(o: dict[str, Any], r: dict[str, Any]) -> list[list[str]]:
         return f"{s['median']:.3f} s ({s['min']:.3f}–{s['max']:.3f})"
 
     out = []
-    labels = {"help": ("`eai-gym --help`, whole process", "≤ 0.2 s"), "list": ("`eai-gym list`, whole process", "≤ 0.2 s"),
+    labels = {"help": ("`eai-gym --help`, whole process", "≤ 0.2 s"),
+              "list": ("`eai-gym list`, whole process", "≤ 0.2 s"),
               "score_gold": ("`eai-gym score virtualhome --gold`, whole process", "≤ 0.5 s"),
               "subgoal_gold": ("VirtualHome subgoal decomposition, 338 gold-subgoal plans, whole process",
                                "10x faster than before")}

@@ -104,8 +104,7 @@ Formula = Primitive | And | Or | Not | Then | Quantified
 
 
 class _Build:
-    """Builds a :data:`Formula` from the rules of ``tl.lark``: the callbacks of lark's transformer
-    (:func:`_lark_build`), and what :func:`eai_gym.logic.tl_reader.build_tree` calls (without importing lark)."""
+    """A :data:`Formula` from ``tl.lark``'s rules (for lark's transformer, :func:`_lark_build`, and ``build_tree``)."""
 
     def __init__(self, predicates: Sequence[str], actions: Sequence[str]) -> None:
         self.predicates, self.actions = set(predicates), set(actions)
@@ -147,20 +146,18 @@ class _Build:
 @functools.lru_cache(maxsize=1)
 def _parser() -> Any:  # lark.Lark: lark is imported when a text first needs it
     from lark import Lark
-
     return Lark.open("tl.lark", rel_to=__file__, start="formula")
 
 
 @functools.lru_cache(maxsize=1)
 def _lark_build() -> type:
-    """:class:`_Build` as a lark transformer (children passed inline)."""
+    """:class:`_Build` as a lark transformer (children inline; v_args wraps only a class's own callbacks)."""
     from lark import Transformer, v_args
 
     def __init__(self: Any, predicates: Sequence[str], actions: Sequence[str]) -> None:
         Transformer.__init__(self)
         _Build.__init__(self, predicates, actions)
 
-    # the callbacks in the class's own namespace: v_args wraps only those (not inherited ones)
     callbacks = {k: v for k, v in vars(_Build).items() if not k.startswith("__")}
     return v_args(inline=True)(type("LarkBuild", (Transformer,), {**callbacks, "__init__": __init__}))
 
@@ -190,7 +187,6 @@ def parse(text: str, predicates: Sequence[str], actions: Sequence[str]) -> Formu
 def parse_with_lark(text: str, predicates: Sequence[str], actions: Sequence[str]) -> Formula:
     """:func:`parse` by lark's Earley parser alone (every text, and the errors' messages)."""
     from lark.exceptions import LarkError, VisitError
-
     try:
         tree = _parser().parse(text)
         return _lark_build()(predicates, actions).transform(tree)
