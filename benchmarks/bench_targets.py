@@ -54,6 +54,58 @@ with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
 print(json.dumps({"cpu_s": time.process_time() - t, "code": code, "stderr": err.getvalue()[-300:]}))
 """
 
+#: where the CPU time of one ``score`` command goes after ``import eai_gym.cli``, part by part, through public
+#: names only: building the parser and parsing, importing the scoring modules, reading the task file, loading the
+#: items' tasks, then (on the warm process) ``main`` itself: the second parse is cheap, the rest is scoring, the summary
+#: and the results file. "total" adds the parts (the second parse left out)
+PHASES = r"""
+import io, contextlib, importlib, json, sys, time
+import eai_gym.cli as cli
+from eai_gym import registry
+argv, modules = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+pt = time.process_time
+t0 = pt()
+args = cli.build_parser(argv[0]).parse_args(argv)
+t1 = pt()
+for m in modules:
+    importlib.import_module(m)
+t2 = pt()
+from eai_gym.envs.virtualhome import tasks
+tasks.load_task(tasks.task_ids()[0])
+t3 = pt()
+if args.gold:
+    ids = [t for t in tasks.task_ids() if tasks.task_record(t)["tl_goal"]]
+else:
+    ids = [it["identifier"] for it in json.load(open(args.plans[0]))]
+for t in ids:
+    tasks.load_task(t)
+t4 = pt()
+cli.build_parser(argv[0]).parse_args(argv)
+t5 = pt()
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    cli.main(argv)
+t6 = pt()
+print(json.dumps({"parser": t1 - t0, "imports": t2 - t1, "task_file": t3 - t2, "tasks": t4 - t3,
+                  "scoring_and_results": t6 - t5, "total": t2 - t0 + t4 - t2 + t6 - t5}))
+"""
+
+
+def phases(repeat: int, tmp: Path) -> dict[str, dict[str, float]]:
+    """Medians (ms) of :data:`PHASES` for the 40 perturbed plans and for the 338 gold subgoal plans."""
+    out = str(tmp / "phases.json")
+    scoring = ["eai_gym.scoring.runner", "eai_gym.scoring.io", "eai_gym.scoring.results"]
+    runs = {"vh40": (["score", "virtualhome", str(_vh40_plans(tmp)), "--protocol", "eai-1.0.5", "-o", out],
+                     scoring + ["eai_gym.scoring.virtualhome.action_sequencing"]),
+            "subgoal_gold": (["score", "virtualhome", "--gold", "--mode", "subgoal_decomposition", "--protocol",
+                              "eai-1.0.5", "-o", out], scoring + ["eai_gym.scoring.virtualhome.subgoal_decomposition"])}
+    res = {}
+    for name, (argv, modules) in runs.items():
+        cmd = [sys.executable, "-c", PHASES, json.dumps(argv), json.dumps(modules)]
+        got = [json.loads(run_cpu(cmd, _ours_env())[1].splitlines()[-1]) for _ in range(repeat + 1)][1:]
+        res[name] = {k: round(1000 * statistics.median(g[k] for g in got), 1) for k in got[0]}
+    return res
+
+
 def _reference_as_driver() -> str:
     """bench_virtualhome's eai-eval driver (``evaluate_results`` on a plans file), timed in CPU time."""
     from benchmarks.bench_virtualhome import REFERENCE_DRIVER
@@ -228,6 +280,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--slow-references", action="store_true", help="also run eai-eval's prompt generators")
     ap.add_argument("--json", help="write the measurements to this JSON file")
     ap.add_argument("--markdown", help="write the table to this file")
+    ap.add_argument("--phases", action="store_true",
+                    help="also where the CPU time of the in-process run and of the subgoal run goes, part by part "
+                         "(eai-gym only; medians in ms)")
     ap.add_argument("--tree", default=str(ROOT),
                     help="measure the eai-gym of this source tree, e.g. a checkout of an earlier commit (default: "
                          "this one; the inputs are always this tree's)")
@@ -242,6 +297,12 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"unknown row(s) {', '.join(unknown)}; expected some of {', '.join(ROWS)}")
     res = measure(a.repeat, a.eai_python, a.slow_references, only)
     md = markdown(res)
+    if a.phases:
+        with tempfile.TemporaryDirectory() as d:
+            res["phases"] = phases(a.repeat, Path(d))
+        md += "\nCPU ms by part (medians): " + "; ".join(
+            f"{name}: " + ", ".join(f"{k} {v}" for k, v in parts.items())
+            for name, parts in res["phases"].items()) + "\n"
     if a.json:
         Path(a.json).write_text(json.dumps(res, indent=1) + "\n")
     if a.markdown:
