@@ -12,27 +12,34 @@ import json
 import os
 import sys
 import time
-from typing import Any, Sequence
+from typing import Any, NoReturn, Sequence
 
 from . import __version__, registry
 from .cli_explore import add_parsers, run
 
 
-def _map(args: argparse.Namespace, items: list, jobs: Any, all_options: dict) -> tuple[list, dict]:
+def _map(args: argparse.Namespace, items: list, jobs: Any, all_options: dict) -> tuple[list, dict, list | None]:
     """Score every unit of ``jobs`` (one per input item) with the run options (--workers, --backend,
     --jsonl, --resume): the one place every world's scoring goes through. Returns the records in input
-    order and the result fields of their summary."""
-    import hashlib
-
+    order, the result fields of their summary and, with --out, each record's JSON text (made where the record
+    was: by the workers, in parallel)."""
     from .scoring.runner import run_items
 
-    digest = hashlib.sha256(json.dumps(items, sort_keys=True, default=repr).encode("utf-8")).hexdigest()
-    run_info = {"world": args.world, "mode": args.mode, "protocol": args.protocol, "n_items": len(items),
-                "input_sha256": digest, "options": all_options, "eai_gym_version": __version__}
-    records = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args, workers=args.workers,
+    run_info = None
+    if args.jsonl:  # the JSONL file's first line names the run it holds, so that --resume can check it
+        import hashlib
+
+        digest = hashlib.sha256(json.dumps(items, sort_keys=True, default=repr).encode("utf-8")).hexdigest()
+        run_info = {"world": args.world, "mode": args.mode, "protocol": args.protocol, "n_items": len(items),
+                    "input_sha256": digest, "options": all_options, "eai_gym_version": __version__}
+    results = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args, workers=args.workers,
                         backend=args.backend, jsonl=args.jsonl, resume=args.resume, run_info=run_info,
+                        encode=json.dumps if args.out else None,
                         log=lambda msg: print(f"eai-gym: {msg}", file=sys.stderr))
-    return records, jobs.summarize(records)
+    if not args.out:
+        return results, jobs.summarize(results), None
+    records = [r for r, _ in results]
+    return records, jobs.summarize(records), [t for _, t in results]
 
 
 def _score(args: argparse.Namespace, mode: registry.ModeSpec, options: dict, all_options: dict) -> int:
@@ -57,9 +64,9 @@ def _score(args: argparse.Namespace, mode: registry.ModeSpec, options: dict, all
         except InputFileError as e:
             print(f"eai-gym: {e}", file=sys.stderr)
             return 2
-        records, fields = _map(args, items, jobs, all_options)
+        records, fields, texts = _map(args, items, jobs, all_options)
         run = ScoreRun(args.world, mode, args.protocol, list(args.plans), args.gold, options, records, fields,
-                       __version__)
+                       __version__, texts)
         result, shown = registry.load(mode.result)(run)
     return _finish(args, result, shown, time.perf_counter() - t0)
 
@@ -154,18 +161,44 @@ def _add_serve_parser(sub: Any) -> None:
     v.add_argument("server_args", nargs=argparse.REMAINDER, help="the server's options")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="eai-gym", description="Symbolic embodied-planning environments and scorers.")
-    p.add_argument("--version", action="version", version=f"eai-gym {__version__}")
-    sub = p.add_subparsers(dest="command", required=True)
-    _add_score_parser(sub)
-    _add_evaluate_parser(sub)
-    from .cli_prompts import add_parser as add_prompts_parser
+#: the commands, in the order ``eai-gym --help`` lists them; the last four are :mod:`.cli_explore`'s
+COMMANDS = ("score", "evaluate", "prompts", "serve", "list", "show", "play", "report")
 
-    add_prompts_parser(sub)
-    _add_serve_parser(sub)
-    p.set_defaults(explore=add_parsers(sub))
+
+class _OneCommandParser(argparse.ArgumentParser):
+    """The top-level parser when it knows one command: its errors (unrecognised arguments, and the ones the
+    command finds after parsing) are reported by the whole parser, with the usage that lists every command."""
+
+    def error(self, message: str) -> NoReturn:
+        build_parser().error(message)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or with ``command`` (one of :data:`COMMANDS`) a parser that knows only that
+    command and parses its arguments, and reports errors, as the whole parser does (building every command's
+    options costs more than parsing one command line)."""
+    cls = argparse.ArgumentParser if command is None else _OneCommandParser
+    p = cls(prog="eai-gym", description="Symbolic embodied-planning environments and scorers.")
+    p.add_argument("--version", action="version", version=f"eai-gym {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=argparse.ArgumentParser)
+    if command in (None, "score"):
+        _add_score_parser(sub)
+    if command in (None, "evaluate"):
+        _add_evaluate_parser(sub)
+    if command in (None, "prompts"):
+        from .cli_prompts import add_parser as add_prompts_parser
+
+        add_prompts_parser(sub)
+    if command in (None, "serve"):
+        _add_serve_parser(sub)
+    explore = add_parsers(sub) if command is None or command in COMMANDS[4:] else {}
+    p.set_defaults(explore=explore)
     return p
+
+
+def _command(argv: Sequence[str]) -> str | None:
+    """The command a command line names in its first word (None: none, or an option comes first)."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
 
 
 def _score_options(parser: argparse.ArgumentParser, args: argparse.Namespace,
@@ -214,7 +247,7 @@ QUICK_EXIT_COMMANDS = ("score", "prompts")
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command; ``argv`` None: ``sys.argv`` (run as a program)."""
-    parser = build_parser()
+    parser = build_parser(_command(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)
     code = _dispatch(parser, args, argv)
     if argv is None and args.command in QUICK_EXIT_COMMANDS and sys.getprofile() is None and sys.gettrace() is None:

@@ -4,11 +4,12 @@
 Reads the published wheel (``pip download --no-deps eai-eval==1.0.5``; the script downloads it when
 ``--wheel`` is not given) and writes ``eai_gym/data/virtualhome/``:
 
-* ``scene_1.json.gz`` — one shared base scene (the majority value of every node and edge over the 342
+* ``scene_1.bin`` — one shared base scene (the majority value of every node and edge over the 342
   initial graphs) and, per task, the differences of its initial graph from the base and of its final
   graph from its initial graph, the goals (``vh_goal``, ``tl_goal``), the gold script, the relevant
   objects the action-sequencing evaluator accepts, and the order in which eai-eval 1.0.5 iterates
-  the action goals (``list(set(...))`` under ``PYTHONHASHSEED=0``);
+  the action goals (``list(set(...))`` under ``PYTHONHASHSEED=0``), packed by ``tools/pack_virtualhome.py``
+  (format 5: marshal data a task at a time, see ``eai_gym/envs/virtualhome/task_data.py``);
 * ``resources.json.gz`` — the class resources the simulator ships (object properties per class,
   possible states per class, class-name equivalences);
 * ``PROVENANCE.md`` and ``LICENSE-eai-eval.txt``.
@@ -37,7 +38,7 @@ GRAPHS = f"{DATASET}/init_and_final_graphs/TrimmedTestScene1_graph/results_inten
 SCRIPTS = f"{DATASET}/executable_programs/TrimmedTestScene1_graph/results_intentions_march-13-18"
 TASKS = f"{PKG}/resources/virtualhome/task_state_LTL_formula_accurate.json"
 VERSION = "1.0.5"
-FORMAT = 4  # 4: each task's record is stored as a JSON text, decoded only when the task is used
+FORMAT = 5  # 5: packed by tools/pack_virtualhome.py (a task's record decoded only when the task is used)
 
 
 def fetch_wheel(dest: str) -> str:
@@ -250,7 +251,10 @@ def convert(wheel: str, out_dir: str) -> dict:
         "vocabulary": json.loads(read(f"{PKG}/resources/vocabulary.json")),
     }
     os.makedirs(out_dir, exist_ok=True)
-    _write_gz(os.path.join(out_dir, "scene_1.json.gz"), scene)
+    from pack_virtualhome import FILE_NAME, pack
+
+    with open(os.path.join(out_dir, FILE_NAME), "wb") as f:
+        f.write(pack(scene))
     _write_gz(os.path.join(out_dir, "resources.json.gz"), resources)
     with open(os.path.join(out_dir, "LICENSE-eai-eval.txt"), "w") as f:
         f.write(read(f"eai_eval-{VERSION}.dist-info/LICENSE"))
@@ -278,7 +282,7 @@ Interface benchmark (https://github.com/embodied-agent-interface/embodied-agent-
 licensed MIT (see `LICENSE-eai-eval.txt`, copied from the wheel).
 
 Contents:
-- `scene_1.json.gz`: {n} tasks of `virtualhome_eval/resources/virtualhome/task_state_LTL_formula_accurate.json`
+- `scene_1.bin`: {n} tasks of `virtualhome_eval/resources/virtualhome/task_state_LTL_formula_accurate.json`
   (scene_1 = `TrimmedTestScene1_graph`, acting character 65): initial and final graphs from
   `dataset/programs_processed_precond_nograb_morepreconds/init_and_final_graphs/...` stored as a shared base
   scene plus per-task differences (edges grouped as `[from, relation, [to, ...]]`; nodes keep id, class name, category, properties and states; prefab names
@@ -286,8 +290,10 @@ Contents:
   `executable_programs/...` normalised to `[ACTION] <name> (id)`, the relevant objects the action-sequencing
   evaluator accepts (nodes whose serialised form differs between the initial and final graph, plus endpoints
   of differing edges), and the action goals in the order eai-eval {version} iterates them under
-  `PYTHONHASHSEED=0`. Each task's record is stored as a JSON text (format 4), so that reading the file decodes
-  only the base scene and a command decodes only the tasks it uses.
+  `PYTHONHASHSEED=0`. Packed by `tools/pack_virtualhome.py` (format 5, layout in
+  `eai_gym/envs/virtualhome/task_data.py`): zlib-compressed marshal data of the header (task order, an index
+  of offsets, the base scene with its edge indexes precomputed) and plain marshal data of each task's record
+  with the indexes of its goals once duplicates are removed, so that a command decodes only the tasks it uses.
 - `resources.json.gz`: `resources/properties_data.json`, `resources/object_states.json`,
   `resources/class_name_equivalence.json`, `resources/virtualhome/action_space.json`,
   `resources/vocabulary.json` (the subgoal-decomposition vocabulary).

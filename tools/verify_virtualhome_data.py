@@ -9,13 +9,11 @@ Usage: PYTHONHASHSEED=0 <venv>/bin/python tools/verify_virtualhome_data.py
 
 from __future__ import annotations
 
-import gzip
-import json
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DATA = os.path.join(HERE, "..", "eai_gym", "data", "virtualhome", "scene_1.json.gz")
+sys.path.insert(0, os.path.join(HERE, ".."))
 
 
 def main() -> int:
@@ -28,12 +26,13 @@ def main() -> int:
 
     pkg = os.path.dirname(virtualhome_eval.__file__)
     root = os.path.join(pkg, "dataset", "programs_processed_precond_nograb_morepreconds")
-    data = json.load(gzip.open(DATA))
+    from eai_gym.envs.virtualhome.tasks import task_ids, task_record  # the packaged data (scene_1.bin)
+
     props, placing, equiv = (utils.load_properties_data(), utils.load_object_placing(),
                              utils.load_name_equivalence())
     bad = 0
-    for fid in data["task_order"]:
-        rec = json.loads(data["tasks"][fid])
+    for fid in task_ids():
+        rec = task_record(fid)
         goals = rec["vh_goal"]["goal"]
         node_goals = EU.remove_duplicate_dicts([g for g in goals if "id" in g])
         edge_goals = EU.remove_duplicate_dicts([g for g in goals if "from_id" in g])
@@ -52,7 +51,7 @@ def main() -> int:
         if problems:
             bad += 1
             print(fid, "; ".join(problems))
-    print(f"{len(data['task_order']) - bad}/{len(data['task_order'])} tasks agree")
+    print(f"{len(task_ids()) - bad}/{len(task_ids())} tasks agree")
     return 1 if bad else 0
 
 

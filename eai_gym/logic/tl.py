@@ -17,9 +17,6 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
-from lark import Lark, Transformer, v_args
-from lark.exceptions import LarkError, VisitError
-
 from .tl_reader import build_tree, read_plain
 
 
@@ -106,10 +103,10 @@ class Quantified:
 Formula = Primitive | And | Or | Not | Then | Quantified
 
 
-@v_args(inline=True)
-class _Build(Transformer):
+class _Build:
+    """A :data:`Formula` from ``tl.lark``'s rules (for lark's transformer, :func:`_lark_build`, and ``build_tree``)."""
+
     def __init__(self, predicates: Sequence[str], actions: Sequence[str]) -> None:
-        super().__init__()
         self.predicates, self.actions = set(predicates), set(actions)
 
     def call(self, name, *terms):
@@ -147,8 +144,22 @@ class _Build(Transformer):
 
 
 @functools.lru_cache(maxsize=1)
-def _parser() -> Lark:
+def _parser() -> Any:  # lark.Lark: lark is imported when a text first needs it
+    from lark import Lark
     return Lark.open("tl.lark", rel_to=__file__, start="formula")
+
+
+@functools.lru_cache(maxsize=1)
+def _lark_build() -> type:
+    """:class:`_Build` as a lark transformer (children inline; v_args wraps only a class's own callbacks)."""
+    from lark import Transformer, v_args
+
+    def __init__(self: Any, predicates: Sequence[str], actions: Sequence[str]) -> None:
+        Transformer.__init__(self)
+        _Build.__init__(self, predicates, actions)
+
+    callbacks = {k: v for k, v in vars(_Build).items() if not k.startswith("__")}
+    return v_args(inline=True)(type("LarkBuild", (Transformer,), {**callbacks, "__init__": __init__}))
 
 
 _EXPECTED = re.compile(r"(Expected one of: \n)((?:\t\* [^\n]*\n)+)")
@@ -175,9 +186,10 @@ def parse(text: str, predicates: Sequence[str], actions: Sequence[str]) -> Formu
 
 def parse_with_lark(text: str, predicates: Sequence[str], actions: Sequence[str]) -> Formula:
     """:func:`parse` by lark's Earley parser alone (every text, and the errors' messages)."""
+    from lark.exceptions import LarkError, VisitError
     try:
         tree = _parser().parse(text)
-        return _Build(predicates, actions).transform(tree)
+        return _lark_build()(predicates, actions).transform(tree)
     except VisitError as e:
         msg = _stable(str(e.orig_exc))
         raise TLError(msg, unknown_primitive="Unknown primitive" in msg) from None

@@ -13,6 +13,16 @@ from typing import Any
 GOLD_SOURCE = "gold plans (packaged)"
 
 
+class EncodedRecords(list):
+    """A list of records that carries each record's JSON text (``json.dumps(record)``), so that writing the
+    results file (:func:`eai_gym.scoring.io.dumps_results`) need not encode them again: the workers of a parallel
+    run encode the records they make. The records must not change after they were encoded."""
+
+    def __init__(self, records: list, texts: list[str]) -> None:
+        super().__init__(records)
+        self.texts = texts
+
+
 @dataclass
 class ScoreRun:
     world: str
@@ -27,6 +37,8 @@ class ScoreRun:
     #: the summary fields of the records: "summary" and any others (e.g. "counters")
     fields: dict[str, Any]
     version: str
+    #: each record's JSON text (``json.dumps``), made with the record (None: not made)
+    record_texts: list[str] | None = None
 
     @property
     def source(self) -> str:
@@ -38,10 +50,12 @@ def item_result(run: ScoreRun) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     fields, then the mode's ``record_options``."""
     fields = dict(run.fields)
     records = run.records
+    texts = run.record_texts
     result = {"world": run.world, "mode": run.mode.name, "protocol": run.protocol, "source": run.source,
               "eai_gym_version": run.version, "n_items": len(records),
               "n_invalid_input": sum(r["status"] == "invalid_input" for r in records),
-              "summary": fields.pop("summary"), "tasks": records}
+              "summary": fields.pop("summary"),
+              "tasks": records if texts is None or len(texts) != len(records) else EncodedRecords(records, texts)}
     result.update(fields)
     for name in run.mode.record_options:
         result[name] = run.options[name]

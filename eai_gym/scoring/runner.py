@@ -13,17 +13,18 @@ whatever the backend. ``fn`` (and ``init``) must be module-level functions (pick
   first line ``{"run": ...}`` describing the run. Lines are written whole, in batches, each batch
   flushed and fsynced. ``resume=True`` reads such a file (a last line cut short by a crash is dropped),
   keeps its results and runs only the missing items; the file must describe the same run.
+* ``encode=F`` (e.g. ``json.dumps``): each result comes with ``F(result)``, computed where the result is
+  made (by the worker, in parallel); the return value is then a list of ``(result, F(result))`` pairs.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import importlib
 import json
-import math
 import os
-import signal
 import sys
 import time
 from typing import Any, Callable, Iterator, Sequence
@@ -72,8 +73,10 @@ def check_backend(backend: str) -> None:
 def run_items(fn: Callable[[Any, Any], Any], items: Sequence[Any], *, init: Callable[..., Any] | None = None,
               init_args: tuple = (), workers: int = 1, backend: str = "processes", jsonl: str | None = None,
               resume: bool = False, run_info: dict | None = None, chunk_size: int | None = None,
-              label: str = "scoring", log: Callable[[str], None] | None = None) -> list[Any]:
-    """``[fn(context, item) for item in items]``, computed by ``workers`` workers (0: one per CPU)."""
+              label: str = "scoring", log: Callable[[str], None] | None = None,
+              encode: Callable[[Any], Any] | None = None) -> list[Any]:
+    """``[fn(context, item) for item in items]``, computed by ``workers`` workers (0: one per CPU); with
+    ``encode``, ``[(r, encode(r)) for r in ...]``."""
     check_backend(backend)
     if workers < 0:
         raise RunnerError(f"workers must be 0 (one per CPU) or more, got {workers}")
@@ -88,10 +91,12 @@ def run_items(fn: Callable[[Any, Any], Any], items: Sequence[Any], *, init: Call
     if jsonl:
         journal, done = _Journal.open(jsonl, {"format": JSONL_FORMAT, **(run_info or {})}, n, resume)
         for i, rec in done.items():
-            results[i] = rec
+            results[i] = rec if encode is None else (rec, encode(rec))
         if resume:
             log(f"resuming from {jsonl}: {len(done)} of {n} items already scored")
     todo = [(i, items[i]) for i in range(n) if results[i] is _MISSING]
+    if encode is not None:
+        fn = functools.partial(_with_encoding, fn, encode)
     with fewer_collections():
         try:
             if todo:
@@ -105,7 +110,7 @@ def run_items(fn: Callable[[Any, Any], Any], items: Sequence[Any], *, init: Call
                     for i, rec in progress(stream, len(todo), label):
                         results[i] = rec
                         if journal is not None:
-                            journal.add(i, rec)
+                            journal.add(i, rec if encode is None else rec[0])
                 finally:
                     close = getattr(stream, "close", None)
                     if close is not None:
@@ -116,8 +121,17 @@ def run_items(fn: Callable[[Any, Any], Any], items: Sequence[Any], *, init: Call
     return results
 
 
+def _with_encoding(fn: Callable[[Any, Any], Any], encode: Callable[[Any], Any], context: Any, item: Any) -> tuple:
+    result = fn(context, item)
+    return result, encode(result)
+
+
+def _chunk_size(n: int, workers: int, chunk_size: int | None) -> int:
+    return chunk_size or max(1, min(64, -(-n // (workers * 8))))
+
+
 def _chunks(todo: list, workers: int, chunk_size: int | None) -> Iterator[list]:
-    size = chunk_size or max(1, min(64, math.ceil(len(todo) / (workers * 8))))
+    size = _chunk_size(len(todo), workers, chunk_size)
     for k in range(0, len(todo), size):
         yield todo[k:k + size]
 
@@ -131,24 +145,39 @@ def _serial(fn, todo, init, init_args) -> Iterator[tuple[int, Any]]:
 # --- processes ------------------------------------------------------------------------------------
 
 _CONTEXT: Any = None
+#: in a worker started by fork: the parent's ``(index, item)`` list, inherited rather than sent chunk by chunk
+_TODO: list = []
 
 
-def _init_worker(init, init_args) -> None:
-    global _CONTEXT
+def _init_worker(init, init_args, todo: list | None = None) -> None:
+    global _CONTEXT, _TODO
+    import signal
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     gc.set_threshold(max(gc.get_threshold()[0], YOUNG_GC_THRESHOLD), *gc.get_threshold()[1:])
     _CONTEXT = init(*init_args) if init is not None else None
+    _TODO = todo or []
 
 
 def _run_chunk(fn, chunk: list) -> list:
     return [(i, fn(_CONTEXT, item)) for i, item in chunk]
 
 
+def _run_slice(fn, start: int, stop: int) -> list:
+    return [(i, fn(_CONTEXT, item)) for i, item in _TODO[start:stop]]
+
+
 def _processes(fn, todo, init, init_args, workers, chunk_size) -> Iterator[tuple[int, Any]]:
-    chunks = _chunks(todo, workers, chunk_size)
+    """Chunks of ``todo`` on a process pool. Where workers are forked (Linux), they inherit ``todo`` when they
+    start and are sent only which slice to run: the parent does not pickle every item, nor a worker unpickle it."""
+    import multiprocessing
     from concurrent import futures
 
-    pool = futures.ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(init, init_args))
+    forked = multiprocessing.get_start_method(allow_none=False) == "fork"
+    size = _chunk_size(len(todo), workers, chunk_size)
+    chunks = iter(range(0, len(todo), size)) if forked else _chunks(todo, workers, chunk_size)
+    pool = futures.ProcessPoolExecutor(workers, initializer=_init_worker,
+                                       initargs=(init, init_args, todo) if forked else (init, init_args))
     pending: set = set()
     try:
         while True:
@@ -156,7 +185,8 @@ def _processes(fn, todo, init, init_args, workers, chunk_size) -> Iterator[tuple
                 chunk = next(chunks, None)
                 if chunk is None:
                     break
-                pending.add(pool.submit(_run_chunk, fn, chunk))
+                pending.add(pool.submit(_run_slice, fn, chunk, chunk + size) if forked
+                            else pool.submit(_run_chunk, fn, chunk))
             if not pending:
                 break
             done, pending = futures.wait(pending, return_when=futures.FIRST_COMPLETED)

@@ -242,6 +242,44 @@ def test_runner_backends_agree_and_keep_order():
     assert run_items(_square, [], workers=2) == []
 
 
+def test_items_are_sent_to_workers_that_do_not_inherit_them(monkeypatch):
+    import multiprocessing
+
+    items = list(range(50))
+    expected = [{"value": i * i + 5} for i in items]
+    monkeypatch.setattr(multiprocessing, "get_start_method", lambda allow_none=False: "spawn")
+    assert run_items(_square, items, init=_offset, init_args=(5,), workers=2, chunk_size=4) == expected
+
+
+def test_encoded_results_are_made_with_each_result_and_kept_on_resume(tmp_path):
+    items = list(range(40))
+    expected = [({"value": i * i + 5}, json.dumps({"value": i * i + 5})) for i in items]
+    assert run_items(_square, items, init=_offset, init_args=(5,), encode=json.dumps) == expected
+    assert run_items(_square, items, init=_offset, init_args=(5,), workers=2, chunk_size=3,
+                     encode=json.dumps) == expected
+    jsonl = str(tmp_path / "r.jsonl")
+    run_items(_square, items[:10], init=_offset, init_args=(5,), jsonl=jsonl, run_info={"k": 1})
+    lines = Path(jsonl).read_text().splitlines()
+    Path(jsonl).write_text("\n".join(lines[:6]) + "\n")  # the run line and 5 records
+    out = run_items(_square, items[:10], init=_offset, init_args=(5,), jsonl=jsonl, resume=True,
+                    run_info={"k": 1}, encode=json.dumps, log=lambda msg: None)
+    assert out == expected[:10]
+    assert [json.loads(line)["record"] for line in Path(jsonl).read_text().splitlines()[1:]] == \
+        [r for r, _ in expected[:10]]
+
+
+def test_results_file_uses_the_records_texts_and_equals_plain_encoding():
+    from eai_gym.scoring.io import dumps_results
+    from eai_gym.scoring.results import EncodedRecords
+
+    records = [{"a": i, "b": [i, "x"]} for i in range(5)]
+    plain = {"summary": {"n": 5}, "tasks": records}
+    encoded = {"summary": {"n": 5}, "tasks": EncodedRecords(records, [json.dumps(r) for r in records])}
+    assert dumps_results(encoded) == dumps_results(plain)
+    marked = EncodedRecords(records, [f'{{"text": {k}}}' for k in range(5)])  # the texts are what is written
+    assert json.loads(dumps_results({"tasks": marked}))["tasks"] == [{"text": k} for k in range(5)]
+
+
 def test_a_crash_keeps_the_finished_records(tmp_path):
     jsonl = str(tmp_path / "r.jsonl")
     items = [1, 2, 3, "boom", 5]

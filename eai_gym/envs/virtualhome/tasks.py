@@ -5,14 +5,13 @@ See ``eai_gym/data/virtualhome/PROVENANCE.md`` for where the data comes from.
 
 from __future__ import annotations
 
-import gzip
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from typing import Any, Iterator
 
 from ...core import ObjectInfo, Scene, Task, UnknownTaskError, WorldState
+from .task_data import packed
 
 CHARACTER_ID = 65
 
@@ -51,25 +50,11 @@ class VirtualHomeTaskData:
     raw_goal: dict = field(repr=False, default_factory=dict)
 
 
-def _dedup(items: list[Any]) -> tuple[Any, ...]:
-    seen, out = set(), []
-    for x in items:
-        k = json.dumps(x, sort_keys=True)
-        if k not in seen:
-            seen.add(k)
-            out.append(x)
-    return tuple(out)
-
-
-@lru_cache(maxsize=1)
-def _raw() -> dict:
-    ref = resources.files("eai_gym.data") / "virtualhome" / "scene_1.json.gz"
-    with ref.open("rb") as f:
-        return json.loads(gzip.decompress(f.read()))
-
-
 @lru_cache(maxsize=1)
 def _resources() -> dict:
+    import gzip
+    from importlib import resources
+
     ref = resources.files("eai_gym.data") / "virtualhome" / "resources.json.gz"
     with ref.open("rb") as f:
         return json.loads(gzip.decompress(f.read()))
@@ -87,47 +72,56 @@ def _obj(n: list) -> ObjectInfo:
 
 @lru_cache(maxsize=1)
 def _base_scene() -> Scene:
-    base = _raw()["base"]
-    return Scene((_obj(n) for n in base["nodes"]), {n[0]: n[4] for n in base["nodes"]},
-                 _edges(base["edges"]))
-
-
-def _edges(groups: list) -> list[tuple]:
-    return [(f, r, t) for f, r, ts in groups for t in ts]
+    """The scene every task's scene derives from; its edge indexes come precomputed in the packaged file."""
+    h = packed().header
+    scene = Scene((_obj(n) for n in h["base_nodes"]), {n[0]: n[4] for n in h["base_nodes"]}, ())
+    scene.out, scene.inn, scene.relations = h["base_out"], h["base_inn"], frozenset(h["base_relations"])
+    return scene
 
 
 def task_ids() -> tuple[str, ...]:
     """All task ids in the order of ``task_state_LTL_formula_accurate.json``."""
-    return tuple(_raw()["task_order"])
+    return _task_ids()
+
+
+@lru_cache(maxsize=1)
+def _task_ids() -> tuple[str, ...]:
+    return tuple(packed().header["task_order"])
+
+
+def _check_id(task_id: Any) -> None:
+    """Raise UnknownTaskError unless ``task_id`` is a packaged task's id."""
+    try:
+        known = task_id in packed().index
+    except TypeError:  # unhashable
+        raise UnknownTaskError(f"VirtualHome task id must be a string, got {task_id!r}") from None
+    if not known:
+        raise UnknownTaskError(f"unknown VirtualHome task id {task_id!r} "
+                               f"(there are {len(task_ids())}, e.g. {task_ids()[0]!r})")
 
 
 @lru_cache(maxsize=None)
-def _record(task_id: str) -> dict:
-    return json.loads(_raw()["tasks"][task_id])
+def _task(task_id: str) -> tuple[dict, dict[str, list[int]]]:
+    return packed().task(task_id)
 
 
 def task_record(task_id: str) -> dict:
     """The raw packaged record of a task (goals, gold script, diffs), decoded the first time it is asked for."""
-    try:
-        return _record(task_id)
-    except KeyError:
-        raise UnknownTaskError(f"unknown VirtualHome task id {task_id!r} "
-                               f"(there are {len(task_ids())}, e.g. {task_ids()[0]!r})") from None
-    except TypeError:
-        raise UnknownTaskError(f"VirtualHome task id must be a string, got {task_id!r}") from None
+    _check_id(task_id)
+    return _task(task_id)[0]
 
 
 def load_task(task_id: str) -> Task[WorldState]:
     """The task with id ``task_id`` (e.g. ``"27_2"``). Raises UnknownTaskError for other ids."""
     if not isinstance(task_id, str):
         raise UnknownTaskError(f"VirtualHome task id must be a string, got {task_id!r}")
-    task_record(task_id)
+    _check_id(task_id)
     return _load_task(task_id)
 
 
 @lru_cache(maxsize=512)
 def _load_task(task_id: str) -> Task[WorldState]:
-    rec = task_record(task_id)
+    rec, derived = _task(task_id)
     init, final = rec["init"], rec["final"]
     scene = _base_scene().derive(
         set_objects=[_obj(n) for n in init["nodes"]["objects"]],
@@ -149,9 +143,10 @@ def _load_task(task_id: str) -> Task[WorldState]:
         for b in bs:
             final_state.add_edge(a, rel, b)
     vh = rec["vh_goal"]
+    goals = vh["goal"]
     goal = VirtualHomeGoal(
-        node_goals=_dedup([g for g in vh["goal"] if {"id", "class_name", "state"} <= g.keys()]),
-        edge_goals=_dedup([g for g in vh["goal"] if {"from_id", "relation_type", "to_id"} <= g.keys()]),
+        node_goals=tuple(goals[i] for i in derived["node_goals"]),
+        edge_goals=tuple(goals[i] for i in derived["edge_goals"]),
         action_goals=tuple(dict.fromkeys(vh["actions"])),
         action_goals_reference_order=tuple(rec["action_goals_hash0"]),
         tl_goal=rec["tl_goal"],
@@ -186,7 +181,7 @@ def initial_objects(task_id: str) -> tuple[dict[int, ObjectInfo], dict[int, froz
 def task_object_ids(task_id: str) -> tuple[int, ...]:
     """The objects a task shows an agent: its relevant objects and the rooms of the scene."""
     rec = task_record(task_id)
-    rooms = {n[0] for n in _raw()["base"]["nodes"] if n[2] == "Rooms"}
+    rooms = {n[0] for n in packed().header["base_nodes"] if n[2] == "Rooms"}
     rooms |= {n[0] for n in rec["init"]["nodes"]["objects"] if n[2] == "Rooms"}
     rooms -= set(rec["init"]["nodes"]["del"])
     return tuple(sorted(rooms | {i for _, i in rec["relevant"]}))

@@ -60,11 +60,11 @@ def subgoal_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: A
 
 def subgoal_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The subgoal plan derived from each task's goal (tasks with a temporal-logic goal)."""
-    from ...envs.virtualhome.subgoals import goal_subgoal_plan
-    from ...envs.virtualhome.tasks import task_ids, task_record
+    from ...envs.virtualhome.tasks import task_ids
+    from .subgoal_decomposition import gold_subgoals
 
-    return [{"identifier": t, "llm_output": json.dumps({"output": goal_subgoal_plan(task_record(t))})}
-            for t in task_ids() if task_record(t)["tl_goal"]]
+    return [{"identifier": t, "llm_output": json.dumps({"output": gold})}
+            for t in task_ids() for gold in [gold_subgoals(t)] if gold is not None]
 
 
 # ------------------------------------------------------------------------------ similarity

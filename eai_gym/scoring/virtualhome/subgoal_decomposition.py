@@ -60,8 +60,9 @@ def read_subgoals(llm_output: Any, rng: random.Random | None) -> list[str]:
     return out
 
 
-def _semantic(formula: tl.Formula, id_to_name: dict[int, str]) -> dict | None:
-    """Parameter counts and object existence; None when both pass."""
+def _semantic(formula: tl.Formula, id_to_name: dict[int, str], names: frozenset[str] | None = None) -> dict | None:
+    """Parameter counts and object existence (``names``: the class names of ``id_to_name``); None when both
+    pass."""
     v = vocabulary()
     pred_params, act_params = _predicate_params(), v["subgoal_actions"]
     report = {"IncorrectParamLength": False, "ObjectNotInScene": False, "error_info": ""}
@@ -72,7 +73,7 @@ def _semantic(formula: tl.Formula, id_to_name: dict[int, str]) -> dict | None:
             report["IncorrectParamLength"] = True
             report["error_info"] += f"Primitive {p} has incorrect number of parameters\n"
             break
-    names = set(id_to_name.values())
+    names = set(id_to_name.values()) if names is None else names
     for arg in sorted({a for p in prims for a in p.args} - {"<wildcard>"}):
         if "." in arg:
             try:
@@ -89,6 +90,7 @@ def _semantic(formula: tl.Formula, id_to_name: dict[int, str]) -> dict | None:
     return report if (report["IncorrectParamLength"] or report["ObjectNotInScene"]) else None
 
 
+@lru_cache(maxsize=1)
 def _predicate_params() -> dict[str, int]:
     v = vocabulary()
     out = {}
@@ -161,13 +163,33 @@ def score_item(item: Any, protocol: str, rng: random.Random | None, world: Virtu
     return rec
 
 
+@lru_cache(maxsize=None)
+def _gold_subgoals(task_id: str) -> tuple[str, ...] | None:
+    rec = task_record(task_id)
+    return tuple(goal_subgoal_plan(rec)) if rec["tl_goal"] else None
+
+
+def gold_subgoals(task_id: str) -> list[str] | None:
+    """The task's gold subgoal plan (its goal split at ``then``; None without a temporal-logic goal), worked
+    out once per task (``--gold`` writes it as the item, and each record compares the item with it)."""
+    gold = _gold_subgoals(task_id)
+    return None if gold is None else list(gold)
+
+
 def _similarity(llm_output: Any, task) -> dict | None:
     """The subgoal list against the task's gold subgoal plan (its goal split at ``then``), if it has one."""
-    gold = goal_subgoal_plan(task_record(task.id)) if task.goal.tl_goal else None
+    gold = gold_subgoals(task.id) if task.goal.tl_goal else None
     try:
         return None if gold is None else similarity_record(read_subgoals(llm_output, None), gold)
     except NotParseable:
         return similarity_record([], gold)
+
+
+@lru_cache(maxsize=1024)
+def _object_names(scene: Any) -> tuple[dict[int, str], frozenset[str]]:
+    """A scene's object names by id, and the set of its class names (each item of a task reads them)."""
+    id_to_name = {o.id: o.name for o in scene.objects.values()}
+    return id_to_name, frozenset(id_to_name.values())
 
 
 @lru_cache(maxsize=16384)
@@ -197,8 +219,7 @@ def _run(rec, task, llm_output, protocol, rng, world, draws_only=False) -> None:
             rec.update(category="Hallucination", hallucination="UnknownPrimitive", message=str(e))
             return
         raise
-    id_to_name = {o.id: o.name for o in task.initial_state.scene.objects.values()}
-    sem = _semantic(formula, id_to_name)
+    sem = _semantic(formula, *_object_names(task.initial_state.scene))
     if sem is not None:
         kind = "IncorrectParamLength" if sem["IncorrectParamLength"] else "ObjectNotInScene"
         rec.update(category="Hallucination", hallucination=kind, message=sem["error_info"].strip(),
@@ -270,7 +291,7 @@ def score_job(job: tuple, protocol: str, world: VirtualHomeWorld) -> dict[str, A
     _, item, state = job
     rng = None
     if state is not None:
-        rng = random.Random()
+        rng = random.Random(0)  # a fixed seed: cheaper than one from the system's randomness, and replaced below
         rng.setstate(state)
     return score_item(item, protocol, rng, world)
 

@@ -1,0 +1,84 @@
+"""The packed VirtualHome task file (scene_1.bin, format 5): what it precomputes equals what loading derived
+before (the base scene's edge indexes, the goal lists without duplicates), it packs back to the same bytes, and
+a damaged or foreign file gives a clear error."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from eai_gym.core import Scene
+from eai_gym.envs.virtualhome import task_data, tasks
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import pack_virtualhome  # noqa: E402
+
+
+def _dedup(items: list) -> tuple:
+    seen, out = set(), []
+    for x in items:
+        k = json.dumps(x, sort_keys=True)
+        if k not in seen:
+            seen.add(k)
+            out.append(x)
+    return tuple(out)
+
+
+def test_base_scene_equals_the_scene_built_from_its_edges() -> None:
+    h = task_data.packed().header
+    built = Scene((tasks._obj(n) for n in h["base_nodes"]), {n[0]: n[4] for n in h["base_nodes"]},
+                  [(f, r, t) for f, r, ts in h["base_edges"] for t in ts])
+    loaded = tasks._base_scene()
+    for slot in Scene.__slots__:  # every slot, so that a new one the constructor derives is not left out
+        assert getattr(loaded, slot) == getattr(built, slot), slot
+    for slot in ("objects", "states", "out", "inn"):
+        assert list(getattr(loaded, slot)) == list(getattr(built, slot)), f"{slot}: key order"
+
+
+def test_every_task_loads_with_its_goals_deduplicated() -> None:
+    assert len(tasks.task_ids()) == 342
+    for t in tasks.task_ids():
+        rec = tasks.task_record(t)
+        task = tasks.load_task(t)
+        goals = rec["vh_goal"]["goal"]
+        assert task.goal.node_goals == _dedup([g for g in goals if {"id", "class_name", "state"} <= g.keys()])
+        assert task.goal.edge_goals == _dedup([g for g in goals if {"from_id", "relation_type", "to_id"} <= g.keys()])
+        assert task.goal.action_goals == tuple(dict.fromkeys(rec["vh_goal"]["actions"]))
+        assert task.gold_plan == tuple(rec["gold_script"]) and task.name == rec["task"]
+        init = rec["init"]["nodes"]
+        scene = task.initial_state.scene
+        assert all(scene.objects[n[0]].name == n[1] for n in init["objects"])
+        assert not any(i in scene.objects for i in init["del"])
+
+
+def test_the_file_packs_back_to_the_same_bytes() -> None:
+    data = task_data._read()
+    assert pack_virtualhome.pack(pack_virtualhome.unpack_scene(data)) == data
+
+
+def test_unknown_ids_and_damaged_files_give_clear_errors() -> None:
+    from eai_gym.core import UnknownTaskError
+
+    with pytest.raises(UnknownTaskError, match="unknown VirtualHome task id 'nope'"):
+        tasks.load_task("nope")
+    with pytest.raises(UnknownTaskError, match="must be a string"):
+        tasks.task_record(["27_2"])
+    with pytest.raises(task_data.TaskDataError, match="not a packed task file"):
+        task_data.Packed(b"{}")
+    data = bytearray(task_data._read())
+    start = len(task_data.MAGIC) + 4
+    data[start:start + 8] = b"\0" * 8
+    with pytest.raises(task_data.TaskDataError, match="cannot decode the header"):
+        task_data.Packed(bytes(data))
+    p = task_data.packed()
+    offset, n = p.index["27_2"]
+    damaged = bytearray(task_data._read())
+    at = p._blobs + offset
+    damaged[at:at + n] = b"\xff" * n
+    with pytest.raises(task_data.TaskDataError, match="cannot decode task '27_2'"):
+        task_data.Packed(bytes(damaged)).task("27_2")
