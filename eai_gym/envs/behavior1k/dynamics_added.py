@@ -9,13 +9,18 @@ from .rules import exposure, gather_inputs, produce
 from .state import B1KState, Edit, begin
 
 
-def _support(s: B1KState, t: str) -> list[tuple[str, str]]:
-    """Where ``t`` stands: its ``ontop``/``inside`` relations."""
-    return [(rel, x) for rel in ("ontop", "inside") for x in s.targets(rel, t)]
+def _support(kb: ActivityKB, s: B1KState, t: str) -> list[tuple[str, str]]:
+    """Where ``t`` stands: its ``ontop``/``inside`` relations; a scene object bddl places in a room (``inroom``)
+    with none stands on the floor of that room (as NAVIGATE_TO and RELEASE read it)."""
+    out = [(rel, x) for rel in ("ontop", "inside") for x in s.targets(rel, t)]
+    if not out and t in kb.room and (floor := kb.floor_of_room.get(kb.room[t])) not in (None, t):
+        out.append(("ontop", floor))
+    return out
 
 
 def _beside(relation: str) -> Handler:
-    """PLACE_NEXT_TO / PLACE_UNDER: the held object goes next to (under) ``t``, on what ``t`` stands on."""
+    """PLACE_NEXT_TO / PLACE_UNDER: the held object goes next to (under) ``t``, on what ``t`` stands on (and
+    touching it, as PLACE_ON_TOP)."""
     def act(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
         assert t is not None
         o = holding(s, t)
@@ -25,9 +30,12 @@ def _beside(relation: str) -> Handler:
         e.add(relation, o, t)
         if relation == "nextto":
             e.add("nextto", t, o)
-        for rel, x in _support(s, t):
+        for rel, x in _support(kb, s, t):
             if x != o:
                 e.add(rel, o, x)
+                if rel == "ontop":
+                    e.add("touching", o, x)
+                    e.add("touching", x, o)
         return e
     return act
 

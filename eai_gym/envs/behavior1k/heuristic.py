@@ -16,7 +16,9 @@ from ...logic.bddl_eval import Fact
 from .dynamics import closed_around, conditions_met
 from .goals import activity_goal
 from .kb import ActivityKB, activity_kb
+from .rules import DRYER_CATEGORY
 from .state import B1KState
+from .world import initial_state
 
 #: relations made by placing the held object on/in/next to a target
 PLACED = frozenset({"inside", "ontop", "nextto", "under", "draped", "overlaid", "attached", "touching"})
@@ -65,6 +67,10 @@ def literal_cost(kb: ActivityKB, s: B1KState, atom: Fact, positive: bool) -> flo
         return cost
     if pred in ("open", "toggled_on", "folded", "unfolded"):
         return 1.0
+    if pred in ("covered", "saturated") and not positive and kb.synset[args[1]] == "water.n.06" \
+            and (dryers := _dryers(kb.activity)):
+        dry = min(_dry_cost(kb, s, args[0], d) for d in dryers) / max(1, _kept_dry(kb.activity).count(args[0]))
+        return dry if pred == "saturated" else min(_clean_cost(kb, s, args[0], args[1]), dry)
     if pred == "covered" and not positive:
         return _clean_cost(kb, s, args[0], args[1])
     if pred in ("covered", "contains", "filled", "saturated") and positive:
@@ -77,13 +83,22 @@ def literal_cost(kb: ActivityKB, s: B1KState, atom: Fact, positive: bool) -> flo
 
 
 def _clean_cost(kb: ActivityKB, s: B1KState, target: str, dirt: str) -> float:
-    best = TYPICAL + 1.0
+    """The cheapest way to take ``dirt`` off ``target`` (a remover, a washer cycle, rinsing at a water source),
+    or a typical cost when the activity shows none."""
+    best = _clean_paths(kb, s, target, dirt)
+    return best if best < float("inf") else TYPICAL + 1.0
+
+
+def _clean_paths(kb: ActivityKB, s: B1KState, target: str, dirt: str) -> float:
+    best = float("inf")
     for tool in kb.instances:
         conds = kb.remover_conditions(tool, dirt)
-        if conds is None or not s.real(tool):
+        if conds is None or not s.real(tool) or tool == target:  # WIPE needs another object than the held tool
             continue
-        cost = _reach(kb, s, tool) + 1.0 + (0.0 if conditions_met(kb, s, tool, conds) else 2.0)
-        best = min(best, cost)
+        if conditions_met(kb, s, tool, conds):
+            best = min(best, _reach(kb, s, tool) + 1.0)
+        elif any(c[0] != "saturated" or kb.substance_instance(c[1]) for c in conds):  # a solvent it can soak up
+            best = min(best, _reach(kb, s, tool) + 3.0)
     solvents = kb.washer_solvents(kb.synset[dirt])
     if solvents is None or target in kb.room:  # the washer table cannot, or a fixture cannot be carried
         return best
@@ -98,9 +113,10 @@ def _clean_cost(kb: ActivityKB, s: B1KState, target: str, dirt: str) -> float:
         if solvent and not any(s.has("contains", w, x) for x in solvent):
             cost += min((_give_cost(kb, s, w, x, "contains") for x in solvent), default=TYPICAL)
         cost += (1.0 if s.has("open", w) else 0.0) + (0.0 if s.has("toggled_on", w) else 1.0)
+        if target in _kept_dry(kb.activity):  # the cycle wets it: a dryer cycle must follow
+            cost += min((_dry_cost(kb, s, target, d) for d in _dryers(kb.activity)), default=DEAD_END)
         best = min(best, cost)
-    water = kb.substance_instance("water.n.06")
-    if water is not None:  # RINSE under a water source, the solvent on the item
+    if _water_sources(kb.activity):  # RINSE under a water source, the solvent on the item
         cost = _reach(kb, s, target) + 1.0
         if solvent and not any(s.has("covered", target, x) for x in solvent):
             cost += min((_give_cost(kb, s, target, x, "covered") for x in solvent), default=TYPICAL)
@@ -115,6 +131,41 @@ def _washers(activity: str) -> tuple[str, ...]:
     machines = {m for kind in ("washer_particleremover", "washer_nonparticleremover") for rule in kb.rules[kind]
                 for m in rule["machine"]}
     return tuple(i for i in kb.instances if kb.synset[i] in machines)
+
+
+@lru_cache(maxsize=64)
+def _water_sources(activity: str) -> tuple[str, ...]:
+    """Instances that can give water to RINSE under: a knowledge-base particle source of water, or a source of
+    the activity's water (``insource``)."""
+    kb = activity_kb(activity)
+    water = kb.substance_instance("water.n.06")
+    if water is None:
+        return ()
+    start = initial_state(activity)
+    return tuple(i for i in kb.instances if "water.n.06" in (kb.param(i, "particleSource").get("conditions") or {})
+                 or ("insource", i, water) in start.facts)
+
+
+@lru_cache(maxsize=64)
+def _dryers(activity: str) -> tuple[str, ...]:
+    kb = activity_kb(activity)
+    return tuple(i for i in kb.instances if kb.synset[i].split(".")[0] == DRYER_CATEGORY)
+
+
+@lru_cache(maxsize=64)
+def _kept_dry(activity: str) -> tuple[str, ...]:
+    """Objects the goal needs not saturated with or not covered by water, whatever choice it leaves, once per
+    such literal (one dryer cycle serves them all: each costs its share)."""
+    kb = activity_kb(activity)
+    return tuple(a[1] for c in activity_goal(activity).conditions for a, positive in c.necessary_literals()
+                     if not positive and a[0] in ("saturated", "covered") and kb.synset.get(a[2]) == "water.n.06")
+
+
+def _dry_cost(kb: ActivityKB, s: B1KState, o: str, dryer: str) -> float:
+    """A dryer cycle: ``o`` inside the dryer (opening it first), closed, switched on."""
+    cost = 0.0 if s.has("inside", o, dryer) else _reach(kb, s, o) + 1.0 + (0.0 if s.has("open", dryer) else 1.0)
+    return cost + (1.0 if s.has("open", dryer) or not s.has("inside", o, dryer) else 0.0) \
+        + (0.0 if s.has("toggled_on", dryer) else 1.0)
 
 
 #: rule files whose rules gather their inputs in a container or machine

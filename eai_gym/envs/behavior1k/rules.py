@@ -13,7 +13,10 @@
 * ``single_toggleable_machine``: the inputs inside (objects) or contained in (substances) a toggled-on machine.
 * washer (``washer*.json``): a toggled-on, closed washer removes from the items inside it every covering substance
   whose solvent (if any) it contains, then wets them (covered, and saturated for particle removers, by water) when
-  the activity declares water.
+  the activity declares water (the water then exists: OmniGibson's WasherRule initialises the water system).
+* dryer (no bddl file; OmniGibson's ``DryerRule``, ``transition_rules.py``: ``CategoryFilter("clothes_dryer")``,
+  toggled on and not open): the items inside stop being saturated with water and the dryer stops containing water,
+  which removes the water particles on those items too (not covered by water).
 
 Consumed inputs stop existing (``future``; a substance only leaves the container it was in); outputs take over
 ``future`` instances of their synset, in declaration order (a rule whose outputs have no free instance does not
@@ -210,9 +213,29 @@ def _washers(kb: ActivityKB, e: Edit) -> None:
                             ("contains", w, kb.substance_instance(s) or "") in e.facts for s in solvents)):
                         e.remove(*f)
                 if water is not None:
+                    e.create(water)
                     e.add("covered", item, water)
                     if kb.synset[item] in saturating:
                         e.add("saturated", item, water)
+
+
+#: the object category OmniGibson's DryerRule acts through (``CategoryFilter("clothes_dryer")``); bddl 3.6.0 has
+#: no dryer rule file, so the category is matched against the synset's head word as OmniGibson names categories
+DRYER_CATEGORY = "clothes_dryer"
+
+
+def _dryers(kb: ActivityKB, e: Edit) -> None:
+    water = kb.substance_instance("water.n.06")
+    if water is None or ("real", water) not in e.facts:  # OmniGibson: only once the water system exists
+        return
+    for w in kb.instances:
+        if kb.synset[w].split(".")[0] != DRYER_CATEGORY or ("toggled_on", w) not in e.facts or ("open", w) in e.facts:
+            continue
+        for item in [f[1] for f in sorted(e.facts) if f[0] == "inside" and f[2] == w]:
+            e.remove("saturated", item, water)
+            e.remove("covered", item, water)
+        e.remove("contains", w, water)
+        e.remove("filled", w, water)
 
 
 def settle(kb: ActivityKB, e: Edit) -> None:
@@ -228,5 +251,6 @@ def settle(kb: ActivityKB, e: Edit) -> None:
             _temperature(kb, e, heated)
         _machines(kb, e)
         _washers(kb, e)
+        _dryers(kb, e)
         if (frozenset(e.facts), e.held) == before:
             return
