@@ -177,7 +177,7 @@ def make_cost(kb: ActivityKB, s: B1KState, inst: str, depth: int = 2) -> float:
     input gathered where the rule needs it (an input that does not exist yet made first, ``depth`` levels deep),
     the station heated or switched on, the cutting tool or mixing tool in hand."""
     syn = kb.synset[inst]
-    best = 4 * TYPICAL
+    best = float("inf")  # no rule known: a typical cost (a cap would hide the progress of a long recipe)
     for kind, rules in kb.rules.items():
         for rule in rules:
             if syn not in (rule.get("output_synsets") or {}):
@@ -186,7 +186,7 @@ def make_cost(kb: ActivityKB, s: B1KState, inst: str, depth: int = 2) -> float:
                 best = min(best, _cut_cost(kb, s, rule, depth))
             elif kind in GATHERING:
                 best = min(best, _gather_cost(kb, s, kind, rule, depth))
-    return best
+    return best if best < float("inf") else 4 * TYPICAL
 
 
 def _cut_cost(kb: ActivityKB, s: B1KState, rule: dict, depth: int) -> float:
@@ -207,7 +207,7 @@ def _gather_cost(kb: ActivityKB, s: B1KState, kind: str, rule: dict, depth: int)
     places = [i for key in ("container", "machine") for syn in (rule.get(key) or {}) for i in kb.objects.get(syn, ())]
     if kind.startswith("substance") or kind == "mixing_stick":
         places = places or [i for i in kb.instances if kb.has(i, "fillable")]
-    best = 4 * TYPICAL
+    best = float("inf")
     for place in places[:3]:
         if not s.real(place):
             continue

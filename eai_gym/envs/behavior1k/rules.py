@@ -110,13 +110,17 @@ def produce(kb: ActivityKB, e: Edit, rule: dict[str, Any], place: str | None, in
     if not made:
         return []
     was_filled = place is not None and any(("filled", place, s) in e.facts for s in inputs)
+    relation = "inside" if place is not None and (kb.has(place, "fillable") or kb.has(place, "openable")) else "ontop"
+    objects_in = [i for i in inputs if i not in kb.substances]
+    if objects_in and place is not None and rule.get("container") and all(("ontop", i, place) in e.facts and ("inside", i, place) not in e.facts
+                                                for i in objects_in):
+        relation = "ontop"  # a recipe's container holding what stood on it (dough on a cookie sheet): so do the outputs
     for inst in inputs:
         if inst in kb.substances and place is not None:
             e.remove("contains", place, inst)
             e.remove("filled", place, inst)
         else:
             e.consume(inst)
-    relation = "inside" if place is not None and (kb.has(place, "fillable") or kb.has(place, "openable")) else "ontop"
     out_states = rule.get("output_states") or {}
     for inst, is_substance in made:
         e.create(inst)
