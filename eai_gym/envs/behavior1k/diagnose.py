@@ -63,8 +63,10 @@ def _sources(kb: ActivityKB, substance: str) -> bool:
             if syn in kb.param(i, prop).get("conditions", {}):
                 return True
     start = initial_state(kb.activity)
-    # where it can be taken from (POUR, FILL, APPLY); what covers or saturates something cannot be collected
-    return any(len(f) == 3 and f[2] == substance and f[0] in ("filled", "contains", "insource")
+    # where it can be taken from (POUR, FILL, APPLY, or FILL scooping a physical substance lying on something);
+    # a visual substance covering something or what saturates something cannot be collected
+    scoop = ("covered",) if kb.has(substance, "physicalSubstance") else ()
+    return any(len(f) == 3 and f[2] == substance and f[0] in ("filled", "contains", "insource") + scoop
                for f in start.facts) or _made_by_rule(kb, syn) or _cut_makes(kb, syn)
 
 
@@ -86,9 +88,10 @@ def unreachable(activity: str) -> str | None:
                         "inputs it declares, in the numbers a rule uses, through undeclared intermediates, with the "
                         "containers, heat sources, machines and tools it declares)")
             if pred == "covered" and not positive and atom in start.facts and not _removers(kb, args[1]) \
-                    and not _rinses(kb, args[1]):
+                    and not _rinses(kb, args[1]) and not _scoops(kb, args[1]):
                 return (f"{atom} must become false: no declared object removes {kb.synset[args[1]]} (no particle "
-                        "remover whose conditions the activity's substances can meet, no water source to rinse)")
+                        "remover whose conditions the activity's substances can meet, no water source to rinse, not a "
+                        "physical substance a container could scoop up)")
             if pred in ("covered", "contains", "filled", "saturated") and positive and atom not in start.facts \
                     and not _sources(kb, args[1]):
                 return f"{atom}: nothing in the activity gives {kb.synset[args[1]]}"
@@ -112,6 +115,12 @@ def unreachable(activity: str) -> str | None:
                 return (f"{atom} must become false: nothing removes saturation (bddl 3.6.0 has no drying rule; "
                         "OmniGibson's DryerRule dries water only, in a clothes dryer the activity does not declare)")
     return None
+
+
+def _scoops(kb: ActivityKB, substance: str) -> bool:
+    """A physical substance can be scooped off what it covers by a fillable object the agent can carry."""
+    return kb.has(substance, "physicalSubstance") and any(
+        kb.has(i, "fillable") and kb.is_object(i) and not is_fixture(kb, i) for i in kb.instances)
 
 
 def _dryers(kb: ActivityKB) -> list[str]:

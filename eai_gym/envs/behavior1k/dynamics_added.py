@@ -60,13 +60,21 @@ def _source_substances(kb: ActivityKB, s: B1KState, src: str) -> list[str]:
     return sorted(set(produced(kb, s, src)) | set(s.targets("contains", src)) | set(s.targets("filled", src)))
 
 
+def lying_on(kb: ActivityKB, s: B1KState, t: str) -> list[str]:
+    """Physical substances covering ``t`` (grass clippings on a lawn): OmniGibson simulates their particles, so a
+    container scooping them takes them in (visual substances such as stains are attached to ``t`` and cannot)."""
+    return [x for x in s.targets("covered", t) if kb.has(x, "physicalSubstance")]
+
+
 def fill(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
-    """FILL(source): the held fillable container takes what ``t`` gives (a toggled-on sink, a bottle, a container)."""
+    """FILL(source): the held fillable container takes what ``t`` gives (a toggled-on sink, a bottle, a container)
+    or scoops up the physical substances lying on ``t`` (which then no longer cover it)."""
     assert t is not None
     o = holding(s, t)
     require_object(kb, s, t)
     need(kb, o, "fillable", "FILL (the held container)")
-    got = _source_substances(kb, s, t)
+    scooped = lying_on(kb, s, t)
+    got = sorted(set(_source_substances(kb, s, t)) | set(scooped))
     if not got:
         raise Failure(MISSING, f"{t} gives no substance now (is it toggled on? is it filled?)")
     if all(s.has("filled", o, x) for x in got):
@@ -75,6 +83,8 @@ def fill(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
     for x in got:
         e.add("filled", o, x)
         e.add("contains", o, x)
+    for x in scooped:
+        e.remove("covered", t, x)
     return e
 
 
