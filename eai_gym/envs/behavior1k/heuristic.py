@@ -11,6 +11,7 @@ a greedy search.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Sequence
 
 from ...logic.bddl_eval import Fact
 from .dynamics import closed_around, conditions_met
@@ -28,14 +29,15 @@ TYPICAL = 3.0
 DEAD_END = 50.0
 
 
-def distance(s: B1KState) -> float:
-    """The estimated number of actions left to the goal from ``s``."""
+def distance(s: B1KState, only: Sequence[int] | None = None) -> float:
+    """The estimated number of actions left to the goal from ``s`` (to its conjuncts ``only``, if given)."""
     kb = activity_kb(s.activity)
 
     def leaf(atom: Fact | None, positive: bool) -> float:
         return TYPICAL if atom is None else literal_cost(kb, s, atom, positive)
 
-    return sum(c.cost(s.facts, leaf) for c in activity_goal(s.activity).conditions)
+    conditions = activity_goal(s.activity).conditions
+    return sum(conditions[i].cost(s.facts, leaf) for i in (range(len(conditions)) if only is None else only))
 
 
 def _reach(kb: ActivityKB, s: B1KState, o: str) -> float:
@@ -196,11 +198,31 @@ def _cut_cost(kb: ActivityKB, s: B1KState, rule: dict, depth: int) -> float:
     tool = min(_reach(kb, s, i) for i in slicers)
     wholes = [i for syn in rule["input_synsets"] for i in kb.objects.get(syn, ())]
     have = [i for i in wholes if s.real(i)]
-    if have:
-        return tool + 1.0
+    if have:  # the input in the state the rule reads (cooked halves dice into cooked dice): heat it first
+        states = next(iter((rule.get("input_states") or {}).values()), None) or []
+        costs = [_state_cost(kb, s, i, states) for i in have]
+        return tool + 1.0 + min(costs)
     if depth and wholes:
         return tool + 1.0 + make_cost(kb, s, wholes[0], depth - 1)
     return 4 * TYPICAL
+
+
+def _state_cost(kb: ActivityKB, s: B1KState, o: str, states: list) -> float:
+    """Actions to bring ``o`` into the unary ``states`` a rule reads: heat it for ``cooked`` (or ``hot``); a
+    state it cannot lose again (cooked) is a dead end."""
+    cost = 0.0
+    for pred, value in states:
+        if s.has(pred, o) == bool(value):
+            continue
+        if value and pred in ("cooked", "hot"):
+            cost += _expose_cost(kb, s, o, "heatSource")
+        elif value and pred == "frozen":
+            cost += _expose_cost(kb, s, o, "coldSource")
+        elif pred == "cooked":
+            cost += DEAD_END
+        else:
+            cost += 1.0
+    return cost
 
 
 def _gather_cost(kb: ActivityKB, s: B1KState, kind: str, rule: dict, depth: int) -> float:

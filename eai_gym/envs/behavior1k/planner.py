@@ -102,6 +102,9 @@ def plan(activity: str, max_nodes: int = 60_000) -> PlanResult:
     start = initial_state(activity)
     found, nodes = _bfws(kb, goal, start, moves, max_nodes, _h)
     if found is None:
+        found, more = _agenda(kb, goal, start, moves, max_nodes)
+        nodes += more
+    if found is None:
         found, more = _bfws(kb, goal, start, moves, max_nodes // 2, _h_closeness)
         nodes += more
     if found is None:
@@ -111,9 +114,46 @@ def plan(activity: str, max_nodes: int = 60_000) -> PlanResult:
     return PlanResult(activity, tuple(found), "", nodes)
 
 
-def _bfws(kb, goal, start: B1KState, moves, budget: int, h=None):
+def _agenda(kb, goal, start: B1KState, moves, budget: int):
+    """A goal agenda (serialised subgoals): reach the first conjunct not holding, then the first two, ... each by
+    its own search (the estimate and the test restricted to the conjuncts so far, those reached kept), in the
+    goal's order and then in the order of the estimated cost of each conjunct alone; the plans are concatenated."""
+    total = len(goal.conditions)
+    if total < 2:
+        return None, 0
+    orders = [list(range(total))]
+    by_cost = sorted(range(total), key=lambda i: (distance(start, (i,)), i))
+    if by_cost != orders[0]:
+        orders.append(by_cost)
+    used = 0
+    for order in orders:
+        state, steps = start, []
+        for k in range(1, total + 1):
+            subset = tuple(order[:k])
+            if all(goal.conditions[i].holds(state.facts) for i in subset):
+                continue
+            found, nodes, state = _bfws(kb, goal, state, moves, max(1000, budget // (2 * total)), _h_only(subset),
+                                        subset)
+            used += nodes
+            if found is None:
+                break
+            steps += found
+        else:
+            if all(goal.evaluate(state.facts)):
+                return steps, used
+    return None, used
+
+
+def _h_only(subset: tuple[int, ...]):
+    def h(goal, s: B1KState, total: int) -> int:
+        return round(100 * distance(s, subset)) - round(300 * _recipe_progress(goal, s)) + 200 * _premature(goal, s)
+    return h
+
+
+def _bfws(kb, goal, start: B1KState, moves, budget: int, h=None, subset: tuple[int, ...] | None = None):
     """Best-first width search: expand first the states novel among those as close to the goal, then the
-    closest, then the shortest."""
+    closest, then the shortest. With ``subset``, only those conjuncts are the goal and the reached state is
+    returned too."""
     import heapq
 
     total = len(goal.conditions)
@@ -136,12 +176,15 @@ def _bfws(kb, goal, start: B1KState, moves, budget: int, h=None):
                 continue
             nodes += 1
             parents[nxt] = (s, to_text(name, target))
-            if all(goal.evaluate(nxt.facts)):  # not from the heuristic: its bonuses and penalties may offset
+            if subset is not None:
+                if all(goal.conditions[i].holds(nxt.facts) for i in subset):
+                    return _path(parents, nxt), nodes, nxt
+            elif all(goal.evaluate(nxt.facts)):  # not from the heuristic: its bonuses and penalties may offset
                 return _path(parents, nxt), nodes
             hn = h(goal, nxt, total)
             tick += 1
             heapq.heappush(heap, (_novelty(start, nxt, hn, seen), hn, g + 1, tick, nxt))
-    return None, nodes
+    return (None, nodes) if subset is None else (None, nodes, start)
 
 
 def _h(goal, s: B1KState, total: int) -> int:
