@@ -74,9 +74,6 @@ def unreachable(activity: str) -> str | None:
     kb = activity_kb(activity)
     goal = activity_goal(activity)
     start = initial_state(activity)
-    if activity == "stacking_wood":
-        return "the goal is unsatisfiable under bddl 3.6.0's semantics (a forall over the logs conflicts with two " \
-               "exactly-2 forn conditions)"
     for cond in goal.conditions:
         if cond.holds(start.facts):
             continue
@@ -90,8 +87,9 @@ def unreachable(activity: str) -> str | None:
             if pred == "covered" and not positive and atom in start.facts and not _removers(kb, args[1]) \
                     and not _rinses(kb, args[1]) and not _scoops(kb, args[1]):
                 return (f"{atom} must become false: no declared object removes {kb.synset[args[1]]} (no particle "
-                        "remover whose conditions the activity's substances can meet, no water source to rinse, not a "
-                        "physical substance a container could scoop up)")
+                        "remover whose conditions the activity's substances can meet, no water source to rinse, "
+                        + ("no container the agent can carry to scoop it up)" if kb.has(args[1], "physicalSubstance")
+                           else "and a visual substance cannot be scooped up)"))
             if pred in ("covered", "contains", "filled", "saturated") and positive and atom not in start.facts \
                     and not _sources(kb, args[1]):
                 return f"{atom}: nothing in the activity gives {kb.synset[args[1]]}"
