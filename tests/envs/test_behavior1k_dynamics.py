@@ -78,3 +78,9 @@ def test_recipe_outputs_stand_on_the_container_their_inputs_stood_on() -> None:
     assert done and ep.state.has("ontop", "sugar_cookie.n.01_1", "cookie_sheet.n.01_1")
     assert not ep.state.has("inside", "sugar_cookie.n.01_1", "cookie_sheet.n.01_1")
 
+
+
+def test_next_to_goals_no_placement_can_make_have_a_static_reason() -> None:
+    assert "both are fixtures" in (unreachable("getting_organized_for_work") or "")  # a desk and a swivel chair
+    assert "next to the other two" in (unreachable("set_a_dinner_table") or "")  # knife, fork and napkin
+    assert unreachable("bringing_in_kindling") is None

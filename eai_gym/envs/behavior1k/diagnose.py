@@ -74,6 +74,9 @@ def unreachable(activity: str) -> str | None:
     kb = activity_kb(activity)
     goal = activity_goal(activity)
     start = initial_state(activity)
+    side = _side_by_side(kb, goal, start)
+    if side:
+        return side
     for cond in goal.conditions:
         if cond.holds(start.facts):
             continue
@@ -112,6 +115,29 @@ def unreachable(activity: str) -> str | None:
                     kb.synset[args[1]] == "water.n.06" and _dryers(kb)):
                 return (f"{atom} must become false: nothing removes saturation (bddl 3.6.0 has no drying rule; "
                         "OmniGibson's DryerRule dries water only, in a clothes dryer the activity does not declare)")
+    return None
+
+
+def _side_by_side(kb: ActivityKB, goal, start) -> str | None:
+    """``nextto`` literals the goal needs that no placement can make: between two fixtures (neither can be
+    carried), or around a triangle (PLACE_NEXT_TO puts the held object next to one target, and picking an object
+    up drops its ``nextto`` relations: of three objects pairwise next to each other, the last one placed is next
+    to one of the others only)."""
+    need = sorted({tuple(sorted(a[1:])) for c in goal.conditions for a, positive in c.necessary_literals()
+                   if positive and a[0] == "nextto" and a[1] != a[2]})
+    for x, y in need:
+        if ("nextto", x, y) not in start.facts and is_fixture(kb, x) and is_fixture(kb, y):
+            return (f"('nextto', '{x}', '{y}'): both are fixtures (scene objects bddl places with inroom), which "
+                    "eai-gym keeps where they are")
+    pairs = set(need)
+    for x, y in need:
+        for z in sorted({b for a, b in pairs if a in (x, y)} | {a for a, b in pairs if b in (x, y)}):
+            tri = [tuple(sorted(p)) for p in ((x, y), (x, z), (y, z))]
+            if z not in (x, y) and all(p in pairs for p in tri) \
+                    and not all(("nextto",) + p in start.facts for p in tri):
+                return (f"{x}, {y} and {z} must each be next to the other two: PLACE_NEXT_TO puts the held object "
+                        "next to one target, and grasping an object drops its nextto relations, so the last of the "
+                        "three placed is next to one of the others only")
     return None
 
 
