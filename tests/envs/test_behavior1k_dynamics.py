@@ -84,3 +84,10 @@ def test_next_to_goals_no_placement_can_make_have_a_static_reason() -> None:
     assert "both are fixtures" in (unreachable("getting_organized_for_work") or "")  # a desk and a swivel chair
     assert "next to the other two" in (unreachable("set_a_dinner_table") or "")  # knife, fork and napkin
     assert unreachable("bringing_in_kindling") is None
+
+
+def test_an_object_put_into_a_container_filled_with_a_liquid_is_covered_by_it() -> None:
+    ep, _ = play("buy_and_clean_mussels", ["GRASP(mussel.n.01_1)", "PLACE_INSIDE(mixing_bowl.n.01_1)"])
+    assert ep.state.has("covered", "mussel.n.01_1", "water.n.06_1")
+    ep, _ = play("buy_and_clean_mussels", ["GRASP(mussel.n.01_1)", "PLACE_ON_TOP(mixing_bowl.n.01_1)"])
+    assert not ep.state.has("covered", "mussel.n.01_1", "water.n.06_1")
