@@ -91,3 +91,8 @@ def test_an_object_put_into_a_container_filled_with_a_liquid_is_covered_by_it() 
     assert ep.state.has("covered", "mussel.n.01_1", "water.n.06_1")
     ep, _ = play("buy_and_clean_mussels", ["GRASP(mussel.n.01_1)", "PLACE_ON_TOP(mixing_bowl.n.01_1)"])
     assert not ep.state.has("covered", "mussel.n.01_1", "water.n.06_1")
+
+
+def test_a_conjunct_that_only_a_moved_fixture_could_satisfy_has_a_static_reason() -> None:
+    # exactly one plate must have the refrigerator inside it (bddl's goal swaps the arguments): a fixture never moves
+    assert "goal conjunct 1 cannot hold" in (unreachable("clearing_table_after_breakfast") or "")

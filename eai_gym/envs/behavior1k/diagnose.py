@@ -7,6 +7,8 @@ the planner's search budget is the reason). The checks are sufficient reasons, n
 
 from __future__ import annotations
 
+import itertools
+
 from .goals import activity_goal
 from .kb import ActivityKB, activity_kb
 from .dynamics import is_fixture
@@ -115,7 +117,7 @@ def unreachable(activity: str) -> str | None:
                     kb.synset[args[1]] == "water.n.06" and _dryers(kb)):
                 return (f"{atom} must become false: nothing removes saturation (bddl 3.6.0 has no drying rule; "
                         "OmniGibson's DryerRule dries water only, in a clothes dryer the activity does not declare)")
-    return None
+    return _fixed_out(kb, goal, start)
 
 
 def _side_by_side(kb: ActivityKB, goal, start) -> str | None:
@@ -138,6 +140,30 @@ def _side_by_side(kb: ActivityKB, goal, start) -> str | None:
                 return (f"{x}, {y} and {z} must each be next to the other two: PLACE_NEXT_TO puts the held object "
                         "next to one target, and grasping an object drops its nextto relations, so the last of the "
                         "three placed is next to one of the others only")
+    return None
+
+
+#: at most this many free atoms in a conjunct are enumerated by :func:`_fixed_out`
+MAX_ENUMERATED = 14
+
+
+def _fixed_out(kb: ActivityKB, goal, start) -> str | None:
+    """A conjunct that cannot hold once the atoms no action can make are false: a fixture placed on, in, under,
+    over or next to something it is not at the start (fixtures never move; next to: when the other is one too).
+    Decided by enumerating the conjunct's other atoms when there are few (a sufficient check)."""
+    for i, cond in enumerate(goal.conditions):
+        if cond.holds(start.facts):
+            continue
+        fixed = [a for a in cond.atoms if a not in start.facts and len(a) == 3 and (
+            (a[0] in PLACING and is_fixture(kb, a[1]))
+            or (a[0] == "nextto" and is_fixture(kb, a[1]) and is_fixture(kb, a[2])))]
+        free = [a for a in cond.atoms if a not in fixed]
+        if not fixed or len(free) > MAX_ENUMERATED:
+            continue
+        if not any(cond.holds({a for a, bit in zip(free, bits) if bit})
+                   for bits in itertools.product((False, True), repeat=len(free))):
+            return (f"goal conjunct {i} cannot hold: it needs {fixed[0]} or the like, and {fixed[0][1]} is a "
+                    "fixture (a scene object bddl places with inroom), which eai-gym keeps where it is")
     return None
 
 
