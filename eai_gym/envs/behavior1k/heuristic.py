@@ -285,7 +285,12 @@ def _give_cost(kb: ActivityKB, s: B1KState, o: str, x: str, pred: str) -> float:
     if not givers:
         return 2 * TYPICAL if s.has("future", x) else TYPICAL + 1.0
     best = min(_reach(kb, s, g) for g in givers) + 1.0
-    return min(best, _reach(kb, s, o) + 1.0 + (0.0 if pred != "saturated" else 0.5))
+    carried = (pred in ("contains", "filled") and kb.has(o, "fillable")) \
+        or (pred == "saturated" and kb.has(o, "particleRemover")) \
+        or (pred == "covered" and any(s.has("filled", g, x) and kb.has(x, "liquid") for g in givers))
+    if carried:  # hold o and fill or soak it at the giver, or dip it into the liquid
+        best = min(best, _reach(kb, s, o) + 1.0 + (0.0 if pred != "saturated" else 0.5))
+    return best
 
 
 def _expose_cost(kb: ActivityKB, s: B1KState, o: str, prop: str) -> float:
