@@ -184,10 +184,11 @@ def make_cost(kb: ActivityKB, s: B1KState, inst: str, depth: int = 2) -> float:
         for rule in rules:
             if syn not in (rule.get("output_synsets") or {}):
                 continue
+            share = max(1, int(rule["output_synsets"][syn]))  # one firing makes them all: each bears its share
             if kind in ("slicing", "dicing"):
-                best = min(best, _cut_cost(kb, s, rule, depth))
+                best = min(best, _cut_cost(kb, s, rule, depth) / share)
             elif kind in GATHERING:
-                best = min(best, _gather_cost(kb, s, kind, rule, depth))
+                best = min(best, _gather_cost(kb, s, kind, rule, depth) / share)
     return best if best < float("inf") else 4 * TYPICAL
 
 
@@ -242,7 +243,11 @@ def _gather_cost(kb: ActivityKB, s: B1KState, kind: str, rule: dict, depth: int)
             if names[0] in kb.substances:
                 x = names[0]
                 if not (s.has("contains", place, x) or s.has("filled", place, x)):
-                    cost += 2.0 if s.real(x) or not depth else 2.0 + make_cost(kb, s, x, depth - 1)
+                    givers = [g for g in _givers(kb, s, x) if g != place]
+                    if givers:  # fetch it (opening what closes it in) and pour it in
+                        cost += min(_reach(kb, s, g) for g in givers) + 1.0
+                    else:
+                        cost += 2.0 if s.real(x) or not depth else 2.0 + make_cost(kb, s, x, depth - 1)
                 continue
             wanted = (rule.get("input_states") or {}).get(syn) or ()
             names = [o for o in names if all(s.has(pred, o) == bool(v) for pred, v in wanted)]
@@ -252,6 +257,8 @@ def _gather_cost(kb: ActivityKB, s: B1KState, kind: str, rule: dict, depth: int)
             placed = [o for o in names if s.has("inside", o, place) or s.has("ontop", o, place)]
             for o in [o for o in names if o not in placed][:max(0, count - len(placed))]:
                 cost += _reach(kb, s, o) + 1.0 if s.real(o) or not depth else 1.0 + make_cost(kb, s, o, depth - 1)
+        if cost and closed_around(kb, s, place) is not None:  # open what closes the station in to fill it
+            cost += 1.0
         if kind in ("heat_cook", "substance_cooking", "substance_watercooking"):
             sources = [h for h in kb.sources["heatSource"] + kb.sources["coldSource"]
                        if not rule.get("heat_source") or kb.synset[h] in rule["heat_source"]]
