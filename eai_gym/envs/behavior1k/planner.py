@@ -104,6 +104,9 @@ def plan(activity: str, max_nodes: int = 60_000) -> PlanResult:
     if found is None:
         found, more = _agenda(kb, goal, start, moves, max_nodes)
         nodes += more
+    if found is None:  # greedy: the estimate first, novelty only breaking ties (short plateaus near the goal)
+        found, more = _bfws(kb, goal, start, moves, max_nodes // 2, _h, greedy=True)
+        nodes += more
     if found is None:
         found, more = _bfws(kb, goal, start, moves, max_nodes // 2, _h_closeness)
         nodes += more
@@ -185,7 +188,7 @@ def _h_only(subset: tuple[int, ...]):
     return h
 
 
-def _bfws(kb, goal, start: B1KState, moves, budget: int, h=None, test=None):
+def _bfws(kb, goal, start: B1KState, moves, budget: int, h=None, test=None, greedy: bool = False):
     """Best-first width search: expand first the states novel among those as close to the goal, then the
     closest, then the shortest. With ``test`` (facts -> bool), that is the goal and the reached state is returned
     too."""
@@ -196,7 +199,7 @@ def _bfws(kb, goal, start: B1KState, moves, budget: int, h=None, test=None):
     parents: dict[B1KState, tuple[B1KState | None, str]] = {start: (None, "")}
     h = h or _h
     h0 = h(goal, start, total)
-    heap = [(_novelty(start, start, h0, seen), h0, 0, 0, start)]
+    heap = [_key(_novelty(start, start, h0, seen), h0, greedy) + (0, 0, start)]
     nodes = tick = 0
     while heap and nodes < budget:
         _, _, g, _, s = heapq.heappop(heap)
@@ -218,8 +221,12 @@ def _bfws(kb, goal, start: B1KState, moves, budget: int, h=None, test=None):
                 return _path(parents, nxt), nodes
             hn = h(goal, nxt, total)
             tick += 1
-            heapq.heappush(heap, (_novelty(start, nxt, hn, seen), hn, g + 1, tick, nxt))
+            heapq.heappush(heap, _key(_novelty(start, nxt, hn, seen), hn, greedy) + (g + 1, tick, nxt))
     return (None, nodes) if test is None else (None, nodes, start)
+
+
+def _key(novelty: int, h: int, greedy: bool) -> tuple[int, int]:
+    return (h, novelty) if greedy else (novelty, h)
 
 
 def _h(goal, s: B1KState, total: int) -> int:
