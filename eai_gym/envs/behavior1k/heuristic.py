@@ -115,8 +115,9 @@ def _clean_paths(kb: ActivityKB, s: B1KState, target: str, dirt: str) -> float:
         if solvent and not any(s.has("contains", w, x) for x in solvent):
             cost += min((_give_cost(kb, s, w, x, "contains") for x in solvent), default=TYPICAL)
         cost += (1.0 if s.has("open", w) else 0.0) + (0.0 if s.has("toggled_on", w) else 1.0)
-        if target in _kept_dry(kb.activity):  # the cycle wets it: a dryer cycle must follow
-            cost += min((_dry_cost(kb, s, target, d) for d in _dryers(kb.activity)), default=DEAD_END)
+        if _wetted_against_goal(kb, target):  # the cycle wets it: a dryer cycle must follow (take it out, in,
+            dryers = _dryers(kb.activity)       # close, switch on)
+            cost += 4.0 + (0.0 if any(s.has("open", d) for d in dryers) else 1.0) if dryers else DEAD_END
         best = min(best, cost)
     if _water_sources(kb.activity):  # RINSE under a water source, the solvent on the item
         cost = _reach(kb, s, target) + 1.0
@@ -161,6 +162,19 @@ def _kept_dry(activity: str) -> tuple[str, ...]:
     kb = activity_kb(activity)
     return tuple(a[1] for c in activity_goal(activity).conditions for a, positive in c.necessary_literals()
                      if not positive and a[0] in ("saturated", "covered") and kb.synset.get(a[2]) == "water.n.06")
+
+
+def _wetted_against_goal(kb: ActivityKB, target: str) -> bool:
+    """A washer cycle leaves ``target`` in a state the goal negates: covered by water (every item), or saturated
+    with it (the items of ``washer_particleremover``)."""
+    water = kb.substance_instance("water.n.06")
+    if water is None:
+        return False
+    negated = {a for c in activity_goal(kb.activity).conditions for a, positive in c.necessary_literals()
+               if not positive}
+    saturating = {syn for rule in kb.rules["washer_particleremover"] for syn in rule["washed_item"]}
+    return ("covered", target, water) in negated or (
+        ("saturated", target, water) in negated and kb.synset[target] in saturating)
 
 
 def _dry_cost(kb: ActivityKB, s: B1KState, o: str, dryer: str) -> float:
