@@ -243,7 +243,9 @@ def _state_cost(kb: ActivityKB, s: B1KState, o: str, states: list) -> float:
 def _gather_cost(kb: ActivityKB, s: B1KState, kind: str, rule: dict, depth: int) -> float:
     places = [i for key in ("container", "machine") for syn in (rule.get(key) or {}) for i in kb.objects.get(syn, ())]
     if kind.startswith("substance") or kind == "mixing_stick":
-        places = places or [i for i in kb.instances if kb.has(i, "fillable")]
+        first = kb.substance_instance(next(iter(rule.get("input_synsets") or {}), ""))
+        holding = sorted(set(s.sources("contains", first) + s.sources("filled", first))) if first else []
+        places = places or holding + [i for i in kb.instances if kb.has(i, "fillable") and i not in holding]
     best = float("inf")
     for place in places[:3]:
         if not s.real(place):
