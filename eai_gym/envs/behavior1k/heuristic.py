@@ -217,8 +217,9 @@ def _cut_cost(kb: ActivityKB, s: B1KState, rule: dict, depth: int) -> float:
         states = next(iter((rule.get("input_states") or {}).values()), None) or []
         costs = [_state_cost(kb, s, i, states) for i in have]
         return tool + 1.0 + min(costs)
-    if depth and wholes:
-        return tool + 1.0 + make_cost(kb, s, wholes[0], depth - 1)
+    if depth and wholes:  # make it first, then bring it into the state the rule reads
+        states = next(iter((rule.get("input_states") or {}).values()), None) or []
+        return tool + 1.0 + make_cost(kb, s, wholes[0], depth - 1) + _state_cost(kb, s, wholes[0], states)
     return 4 * TYPICAL
 
 
