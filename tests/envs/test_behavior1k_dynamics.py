@@ -96,3 +96,13 @@ def test_an_object_put_into_a_container_filled_with_a_liquid_is_covered_by_it() 
 def test_a_conjunct_that_only_a_moved_fixture_could_satisfy_has_a_static_reason() -> None:
     # exactly one plate must have the refrigerator inside it (bddl's goal swaps the arguments): a fixture never moves
     assert "goal conjunct 1 cannot hold" in (unreachable("clearing_table_after_breakfast") or "")
+
+
+def test_a_meltable_substance_melts_in_a_heated_container() -> None:
+    ep, _ = play("making_a_snack", ["OPEN(electric_refrigerator.n.01_1)", "OPEN(microwave.n.02_1)",
+                                    "GRASP(tupperware.n.01_2)", "PLACE_INSIDE(microwave.n.02_1)",
+                                    "CLOSE(microwave.n.02_1)", "TOGGLE_ON(microwave.n.02_1)"])
+    s = ep.state
+    assert s.real("melted__grated_cheese.n.01_1") and s.has("contains", "tupperware.n.01_2",
+                                                            "melted__grated_cheese.n.01_1")
+    assert not s.has("contains", "tupperware.n.01_2", "grated_cheese.n.01_1")

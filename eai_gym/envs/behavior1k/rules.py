@@ -9,7 +9,7 @@
 * ``heat_cook``: the inputs in a container of the rule's kind heated (or, for a rule whose source is a cold
   source, cooled: ice cubes in a deep freeze) by an active source of the rule's kind.
 * ``substance_cooking``/``substance_watercooking``: a substance contained in a heated container; ``melting``: a
-  meltable object heated.
+  meltable object heated, or a meltable substance (grated cheese) contained in a heated container.
 * ``single_toggleable_machine``: the inputs inside (objects) or contained in (substances) a toggled-on machine.
 * washer (``washer*.json``): a toggled-on, closed washer removes from the items inside it every covering substance
   whose solvent (if any) it contains, then wets them (covered, and saturated for particle removers, by water) when
@@ -185,6 +185,11 @@ def _heat_rules(kb: ActivityKB, e: Edit, heated: dict[str, str], cooled: dict[st
                         produce(kb, e, rule, place, inputs)
     for rule in kb.rules["melting"]:
         for inst in kb.objects.get(next(iter(rule["input_synsets"])), []):
+            if inst in kb.substances and ("real", inst) in e.facts:  # a substance melts as it cooks: contained
+                place = _container_of(e, inst)                       # in a heated container
+                if place is not None and (inst in heated or place in heated):
+                    produce(kb, e, rule, place, [inst])
+                continue
             if inst in heated and ("real", inst) in e.facts and inst not in kb.substances:
                 holders = [f[2] for f in sorted(e.facts) if len(f) == 3 and f[0] in ("inside", "ontop")
                            and f[1] == inst]
