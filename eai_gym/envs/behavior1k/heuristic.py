@@ -185,8 +185,7 @@ def _dry_cost(kb: ActivityKB, s: B1KState, o: str, dryer: str) -> float:
 
 
 #: rule files whose rules gather their inputs in a container or machine
-GATHERING = ("heat_cook", "single_toggleable_machine", "mixing_stick", "substance_cooking", "substance_watercooking",
-             "melting")
+GATHERING = ("heat_cook", "single_toggleable_machine", "mixing_stick", "substance_cooking", "substance_watercooking")
 
 
 def make_cost(kb: ActivityKB, s: B1KState, inst: str, depth: int = 2) -> float:
@@ -244,7 +243,7 @@ def _state_cost(kb: ActivityKB, s: B1KState, o: str, states: list) -> float:
 
 def _gather_cost(kb: ActivityKB, s: B1KState, kind: str, rule: dict, depth: int) -> float:
     places = [i for key in ("container", "machine") for syn in (rule.get(key) or {}) for i in kb.objects.get(syn, ())]
-    if kind.startswith("substance") or kind in ("mixing_stick", "melting"):
+    if kind.startswith("substance") or kind == "mixing_stick":
         first = kb.substance_instance(next(iter(rule.get("input_synsets") or {}), ""))
         holding = sorted(set(s.sources("contains", first) + s.sources("filled", first))) if first else []
         places = places or holding + [i for i in kb.instances if kb.has(i, "fillable") and i not in holding]
@@ -277,7 +276,7 @@ def _gather_cost(kb: ActivityKB, s: B1KState, kind: str, rule: dict, depth: int)
                 cost += _reach(kb, s, o) + 1.0 if s.real(o) or not depth else 1.0 + make_cost(kb, s, o, depth - 1)
         if cost and closed_around(kb, s, place) is not None:  # open what closes the station in to fill it
             cost += 1.0
-        if kind in ("heat_cook", "substance_cooking", "substance_watercooking", "melting"):
+        if kind in ("heat_cook", "substance_cooking", "substance_watercooking"):
             sources = [h for h in kb.sources["heatSource"] + kb.sources["coldSource"]
                        if not rule.get("heat_source") or kb.synset[h] in rule["heat_source"]]
             if sources:
