@@ -4,7 +4,9 @@ States are expanded novel-first (a state is novel when it makes a feature true f
 states with the same estimate; features are the true atoms, the atoms of the initial state that became false,
 the held object and each of those paired with the held object), then by the estimate of the actions left
 (:func:`_h`: each goal literal that does not hold regressed to the actions it needs, see :mod:`.heuristic`),
-then by depth. If that gives up, the same search runs again under the graded closeness of the goal's conjuncts
+then by depth. If that gives up: a goal agenda (:func:`_agenda`: the same search for the first conjunct, the
+first two, ..., then for the ground literals the goal needs, the plans concatenated); a greedy pass (the estimate
+first, novelty breaking ties); and the search under the graded closeness of the goal's conjuncts
 (:func:`_h_closeness`). Only actions on goal-relevant objects are tried (see :func:`relevant_objects`); the goal
 test is bddl's verdict, never the estimate.
 """
