@@ -169,13 +169,12 @@ def test_every_packaged_gold_plan_reaches_its_goal() -> None:
 
 
 @pytest.mark.parametrize("activity, words", [
-    ("stacking_wood", "unsatisfiable"),
     ("cleaning_freezer", "no declared object removes stain.n.01"),
     ("make_waffles", "no transition rule or cut makes waffle.n.01"),
     ("baking_sugar_cookies", "no transition rule or cut makes sugar_cookie.n.01"),  # the dough needs 2 eggs, 1 declared
     ("fixing_broken_chair", "no action or rule repairs a broken object"),
     ("vacuuming_vehicles", "car.n.01_1 is a fixture"),
-    ("disposing_of_lawn_clippings", "nothing in the activity gives bunchgrass.n.01"),
+    ("mowing_the_lawn", "no container the agent can carry to scoop it up"),
 ])
 def test_static_reasons_for_unsolvable_activities(activity: str, words: str) -> None:
     from eai_gym.envs.behavior1k.diagnose import unreachable
@@ -183,7 +182,9 @@ def test_static_reasons_for_unsolvable_activities(activity: str, words: str) -> 
     assert words in (unreachable(activity) or "")
 
 
-@pytest.mark.parametrize("activity", ["loading_the_car", "halve_an_egg", "make_eggnog", "cook_chickpeas"])
+@pytest.mark.parametrize("activity", ["loading_the_car", "halve_an_egg", "make_eggnog", "cook_chickpeas",
+                                      "disposing_of_lawn_clippings",  # a container scoops up the clippings
+                                      "stacking_wood"])  # its goal is unsatisfiable, but no check names it
 def test_solvable_activities_have_no_static_reason(activity: str) -> None:
     from eai_gym.envs.behavior1k.diagnose import unreachable
 

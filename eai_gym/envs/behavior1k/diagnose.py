@@ -7,9 +7,12 @@ the planner's search budget is the reason). The checks are sufficient reasons, n
 
 from __future__ import annotations
 
+import itertools
+
 from .goals import activity_goal
 from .kb import ActivityKB, activity_kb
 from .dynamics import is_fixture
+from .rules import DRYER_CATEGORY
 from .world import initial_state
 
 #: predicates no action or rule of the world makes false, and why
@@ -62,8 +65,10 @@ def _sources(kb: ActivityKB, substance: str) -> bool:
             if syn in kb.param(i, prop).get("conditions", {}):
                 return True
     start = initial_state(kb.activity)
-    # where it can be taken from (POUR, FILL, APPLY); what covers or saturates something cannot be collected
-    return any(len(f) == 3 and f[2] == substance and f[0] in ("filled", "contains", "insource")
+    # where it can be taken from (POUR, FILL, APPLY, or FILL scooping a physical substance lying on something);
+    # a visual substance covering something or what saturates something cannot be collected
+    scoop = ("covered",) if kb.has(substance, "physicalSubstance") else ()
+    return any(len(f) == 3 and f[2] == substance and f[0] in ("filled", "contains", "insource") + scoop
                for f in start.facts) or _made_by_rule(kb, syn) or _cut_makes(kb, syn)
 
 
@@ -71,9 +76,9 @@ def unreachable(activity: str) -> str | None:
     kb = activity_kb(activity)
     goal = activity_goal(activity)
     start = initial_state(activity)
-    if activity == "stacking_wood":
-        return "the goal is unsatisfiable under bddl 3.6.0's semantics (a forall over the logs conflicts with two " \
-               "exactly-2 forn conditions)"
+    side = _side_by_side(kb, goal, start)
+    if side:
+        return side
     for cond in goal.conditions:
         if cond.holds(start.facts):
             continue
@@ -85,9 +90,11 @@ def unreachable(activity: str) -> str | None:
                         "inputs it declares, in the numbers a rule uses, through undeclared intermediates, with the "
                         "containers, heat sources, machines and tools it declares)")
             if pred == "covered" and not positive and atom in start.facts and not _removers(kb, args[1]) \
-                    and not _rinses(kb, args[1]):
+                    and not _rinses(kb, args[1]) and not _scoops(kb, args[1]):
                 return (f"{atom} must become false: no declared object removes {kb.synset[args[1]]} (no particle "
-                        "remover whose conditions the activity's substances can meet, no water source to rinse)")
+                        "remover whose conditions the activity's substances can meet, no water source to rinse, "
+                        + ("no container the agent can carry to scoop it up)" if kb.has(args[1], "physicalSubstance")
+                           else "and a visual substance cannot be scooped up)"))
             if pred in ("covered", "contains", "filled", "saturated") and positive and atom not in start.facts \
                     and not _sources(kb, args[1]):
                 return f"{atom}: nothing in the activity gives {kb.synset[args[1]]}"
@@ -106,9 +113,68 @@ def unreachable(activity: str) -> str | None:
             if pred in ("hot", "frozen") and positive and atom not in start.facts \
                     and not kb.sources["heatSource" if pred == "hot" else "coldSource"]:
                 return f"{atom}: the activity declares no {'heat' if pred == 'hot' else 'cold'} source"
-            if pred == "saturated" and not positive and atom in start.facts:
-                return f"{atom} must become false: nothing removes saturation (no dryer rule in bddl 3.6.0)"
+            if pred == "saturated" and not positive and atom in start.facts and not (
+                    kb.synset[args[1]] == "water.n.06" and _dryers(kb)):
+                return (f"{atom} must become false: nothing removes saturation (bddl 3.6.0 has no drying rule; "
+                        "OmniGibson's DryerRule dries water only, in a clothes dryer the activity does not declare)")
+    return _fixed_out(kb, goal, start)
+
+
+def _side_by_side(kb: ActivityKB, goal, start) -> str | None:
+    """``nextto`` literals the goal needs that no placement can make: between two fixtures (neither can be
+    carried), or around a triangle (PLACE_NEXT_TO puts the held object next to one target, and picking an object
+    up drops its ``nextto`` relations: of three objects pairwise next to each other, the last one placed is next
+    to one of the others only)."""
+    need = sorted({tuple(sorted(a[1:])) for c in goal.conditions for a, positive in c.necessary_literals()
+                   if positive and a[0] == "nextto" and a[1] != a[2]})
+    for x, y in need:
+        if ("nextto", x, y) not in start.facts and is_fixture(kb, x) and is_fixture(kb, y):
+            return (f"('nextto', '{x}', '{y}'): both are fixtures (scene objects bddl places with inroom), which "
+                    "eai-gym keeps where they are")
+    pairs = set(need)
+    for x, y in need:
+        for z in sorted({b for a, b in pairs if a in (x, y)} | {a for a, b in pairs if b in (x, y)}):
+            tri = [tuple(sorted(p)) for p in ((x, y), (x, z), (y, z))]
+            if z not in (x, y) and all(p in pairs for p in tri) \
+                    and not all(("nextto",) + p in start.facts for p in tri):
+                return (f"{x}, {y} and {z} must each be next to the other two: PLACE_NEXT_TO puts the held object "
+                        "next to one target, and grasping an object drops its nextto relations, so the last of the "
+                        "three placed is next to one of the others only")
     return None
+
+
+#: at most this many free atoms in a conjunct are enumerated by :func:`_fixed_out`
+MAX_ENUMERATED = 14
+
+
+def _fixed_out(kb: ActivityKB, goal, start) -> str | None:
+    """A conjunct that cannot hold once the atoms no action can make are false: a fixture placed on, in, under,
+    over or next to something it is not at the start (fixtures never move; next to: when the other is one too).
+    Decided by enumerating the conjunct's other atoms when there are few (a sufficient check)."""
+    for i, cond in enumerate(goal.conditions):
+        if cond.holds(start.facts):
+            continue
+        fixed = [a for a in cond.atoms if a not in start.facts and len(a) == 3 and (
+            (a[0] in PLACING and is_fixture(kb, a[1]))
+            or (a[0] == "nextto" and is_fixture(kb, a[1]) and is_fixture(kb, a[2])))]
+        free = [a for a in cond.atoms if a not in fixed]
+        if not fixed or len(free) > MAX_ENUMERATED:
+            continue
+        if not any(cond.holds({a for a, bit in zip(free, bits) if bit})
+                   for bits in itertools.product((False, True), repeat=len(free))):
+            return (f"goal conjunct {i} cannot hold: it needs {fixed[0]} or the like, and {fixed[0][1]} is a "
+                    "fixture (a scene object bddl places with inroom), which eai-gym keeps where it is")
+    return None
+
+
+def _scoops(kb: ActivityKB, substance: str) -> bool:
+    """A physical substance can be scooped off what it covers by a fillable object the agent can carry."""
+    return kb.has(substance, "physicalSubstance") and any(
+        kb.has(i, "fillable") and kb.is_object(i) and not is_fixture(kb, i) for i in kb.instances)
+
+
+def _dryers(kb: ActivityKB) -> list[str]:
+    return [i for i in kb.instances if kb.synset[i].split(".")[0] == DRYER_CATEGORY]
 
 
 def _cut_makes(kb: ActivityKB, synset: str) -> bool:

@@ -155,6 +155,12 @@ def _place(relation: str, symmetric: tuple[str, ...] = ()) -> Handler:
         e = begin(s)
         e.held = None
         e.add(relation, o, t)
+        if relation == "inside":  # into a container filled with a liquid: submerged, its particles touch o
+            for x in s.targets("filled", t):
+                if kb.has(x, "liquid"):
+                    e.add("covered", o, x)
+                    if removable(kb, s, o, [x]):  # a remover soaks it up (as land_on)
+                        e.add("saturated", o, x)
         if relation == "ontop":  # on top of something inside a container is inside it too (OmniGibson's Inside)
             for c in s.targets("inside", t):
                 if c != o:

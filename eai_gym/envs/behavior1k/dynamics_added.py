@@ -9,13 +9,18 @@ from .rules import exposure, gather_inputs, produce
 from .state import B1KState, Edit, begin
 
 
-def _support(s: B1KState, t: str) -> list[tuple[str, str]]:
-    """Where ``t`` stands: its ``ontop``/``inside`` relations."""
-    return [(rel, x) for rel in ("ontop", "inside") for x in s.targets(rel, t)]
+def _support(kb: ActivityKB, s: B1KState, t: str) -> list[tuple[str, str]]:
+    """Where ``t`` stands: its ``ontop``/``inside`` relations; a scene object bddl places in a room (``inroom``)
+    with none stands on the floor of that room (as NAVIGATE_TO and RELEASE read it)."""
+    out = [(rel, x) for rel in ("ontop", "inside") for x in s.targets(rel, t)]
+    if not out and t in kb.room and (floor := kb.floor_of_room.get(kb.room[t])) not in (None, t):
+        out.append(("ontop", floor))
+    return out
 
 
 def _beside(relation: str) -> Handler:
-    """PLACE_NEXT_TO / PLACE_UNDER: the held object goes next to (under) ``t``, on what ``t`` stands on."""
+    """PLACE_NEXT_TO / PLACE_UNDER: the held object goes next to (under) ``t``, on what ``t`` stands on (and
+    touching it, as PLACE_ON_TOP)."""
     def act(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
         assert t is not None
         o = holding(s, t)
@@ -25,9 +30,12 @@ def _beside(relation: str) -> Handler:
         e.add(relation, o, t)
         if relation == "nextto":
             e.add("nextto", t, o)
-        for rel, x in _support(s, t):
+        for rel, x in _support(kb, s, t):
             if x != o:
                 e.add(rel, o, x)
+                if rel == "ontop":
+                    e.add("touching", o, x)
+                    e.add("touching", x, o)
         return e
     return act
 
@@ -52,13 +60,21 @@ def _source_substances(kb: ActivityKB, s: B1KState, src: str) -> list[str]:
     return sorted(set(produced(kb, s, src)) | set(s.targets("contains", src)) | set(s.targets("filled", src)))
 
 
+def lying_on(kb: ActivityKB, s: B1KState, t: str) -> list[str]:
+    """Physical substances covering ``t`` (grass clippings on a lawn): OmniGibson simulates their particles, so a
+    container scooping them takes them in (visual substances such as stains are attached to ``t`` and cannot)."""
+    return [x for x in s.targets("covered", t) if kb.has(x, "physicalSubstance")]
+
+
 def fill(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
-    """FILL(source): the held fillable container takes what ``t`` gives (a toggled-on sink, a bottle, a container)."""
+    """FILL(source): the held fillable container takes what ``t`` gives (a toggled-on sink, a bottle, a container)
+    or scoops up the physical substances lying on ``t`` (which then no longer cover it)."""
     assert t is not None
     o = holding(s, t)
     require_object(kb, s, t)
     need(kb, o, "fillable", "FILL (the held container)")
-    got = _source_substances(kb, s, t)
+    scooped = lying_on(kb, s, t)
+    got = sorted(set(_source_substances(kb, s, t)) | set(scooped))
     if not got:
         raise Failure(MISSING, f"{t} gives no substance now (is it toggled on? is it filled?)")
     if all(s.has("filled", o, x) for x in got):
@@ -67,6 +83,8 @@ def fill(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
     for x in got:
         e.add("filled", o, x)
         e.add("contains", o, x)
+    for x in scooped:
+        e.remove("covered", t, x)
     return e
 
 

@@ -11,12 +11,15 @@ a greedy search.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Sequence
 
 from ...logic.bddl_eval import Fact
 from .dynamics import closed_around, conditions_met
 from .goals import activity_goal
 from .kb import ActivityKB, activity_kb
+from .rules import DRYER_CATEGORY
 from .state import B1KState
+from .world import initial_state
 
 #: relations made by placing the held object on/in/next to a target
 PLACED = frozenset({"inside", "ontop", "nextto", "under", "draped", "overlaid", "attached", "touching"})
@@ -26,14 +29,15 @@ TYPICAL = 3.0
 DEAD_END = 50.0
 
 
-def distance(s: B1KState) -> float:
-    """The estimated number of actions left to the goal from ``s``."""
+def distance(s: B1KState, only: Sequence[int] | None = None) -> float:
+    """The estimated number of actions left to the goal from ``s`` (to its conjuncts ``only``, if given)."""
     kb = activity_kb(s.activity)
 
     def leaf(atom: Fact | None, positive: bool) -> float:
         return TYPICAL if atom is None else literal_cost(kb, s, atom, positive)
 
-    return sum(c.cost(s.facts, leaf) for c in activity_goal(s.activity).conditions)
+    conditions = activity_goal(s.activity).conditions
+    return sum(conditions[i].cost(s.facts, leaf) for i in (range(len(conditions)) if only is None else only))
 
 
 def _reach(kb: ActivityKB, s: B1KState, o: str) -> float:
@@ -65,6 +69,10 @@ def literal_cost(kb: ActivityKB, s: B1KState, atom: Fact, positive: bool) -> flo
         return cost
     if pred in ("open", "toggled_on", "folded", "unfolded"):
         return 1.0
+    if pred in ("covered", "saturated") and not positive and kb.synset[args[1]] == "water.n.06" \
+            and (dryers := _dryers(kb.activity)):
+        dry = min(_dry_cost(kb, s, args[0], d) for d in dryers) / max(1, _kept_dry(kb.activity).count(args[0]))
+        return dry if pred == "saturated" else min(_clean_cost(kb, s, args[0], args[1]), dry)
     if pred == "covered" and not positive:
         return _clean_cost(kb, s, args[0], args[1])
     if pred in ("covered", "contains", "filled", "saturated") and positive:
@@ -77,13 +85,22 @@ def literal_cost(kb: ActivityKB, s: B1KState, atom: Fact, positive: bool) -> flo
 
 
 def _clean_cost(kb: ActivityKB, s: B1KState, target: str, dirt: str) -> float:
-    best = TYPICAL + 1.0
+    """The cheapest way to take ``dirt`` off ``target`` (a remover, a washer cycle, rinsing at a water source),
+    or a typical cost when the activity shows none."""
+    best = _clean_paths(kb, s, target, dirt)
+    return best if best < float("inf") else TYPICAL + 1.0
+
+
+def _clean_paths(kb: ActivityKB, s: B1KState, target: str, dirt: str) -> float:
+    best = float("inf")
     for tool in kb.instances:
         conds = kb.remover_conditions(tool, dirt)
-        if conds is None or not s.real(tool):
+        if conds is None or not s.real(tool) or tool == target:  # WIPE needs another object than the held tool
             continue
-        cost = _reach(kb, s, tool) + 1.0 + (0.0 if conditions_met(kb, s, tool, conds) else 2.0)
-        best = min(best, cost)
+        if conditions_met(kb, s, tool, conds):
+            best = min(best, _reach(kb, s, tool) + 1.0)
+        elif any(c[0] != "saturated" or kb.substance_instance(c[1]) for c in conds):  # a solvent it can soak up
+            best = min(best, _reach(kb, s, tool) + 3.0)
     solvents = kb.washer_solvents(kb.synset[dirt])
     if solvents is None or target in kb.room:  # the washer table cannot, or a fixture cannot be carried
         return best
@@ -98,9 +115,11 @@ def _clean_cost(kb: ActivityKB, s: B1KState, target: str, dirt: str) -> float:
         if solvent and not any(s.has("contains", w, x) for x in solvent):
             cost += min((_give_cost(kb, s, w, x, "contains") for x in solvent), default=TYPICAL)
         cost += (1.0 if s.has("open", w) else 0.0) + (0.0 if s.has("toggled_on", w) else 1.0)
+        if _wetted_against_goal(kb, target):  # the cycle wets it: a dryer cycle must follow (take it out, in,
+            dryers = _dryers(kb.activity)       # close, switch on)
+            cost += 4.0 + (0.0 if any(s.has("open", d) for d in dryers) else 1.0) if dryers else DEAD_END
         best = min(best, cost)
-    water = kb.substance_instance("water.n.06")
-    if water is not None:  # RINSE under a water source, the solvent on the item
+    if _water_sources(kb.activity):  # RINSE under a water source, the solvent on the item
         cost = _reach(kb, s, target) + 1.0
         if solvent and not any(s.has("covered", target, x) for x in solvent):
             cost += min((_give_cost(kb, s, target, x, "covered") for x in solvent), default=TYPICAL)
@@ -117,6 +136,54 @@ def _washers(activity: str) -> tuple[str, ...]:
     return tuple(i for i in kb.instances if kb.synset[i] in machines)
 
 
+@lru_cache(maxsize=64)
+def _water_sources(activity: str) -> tuple[str, ...]:
+    """Instances that can give water to RINSE under: a knowledge-base particle source of water, or a source of
+    the activity's water (``insource``)."""
+    kb = activity_kb(activity)
+    water = kb.substance_instance("water.n.06")
+    if water is None:
+        return ()
+    start = initial_state(activity)
+    return tuple(i for i in kb.instances if "water.n.06" in (kb.param(i, "particleSource").get("conditions") or {})
+                 or ("insource", i, water) in start.facts)
+
+
+@lru_cache(maxsize=64)
+def _dryers(activity: str) -> tuple[str, ...]:
+    kb = activity_kb(activity)
+    return tuple(i for i in kb.instances if kb.synset[i].split(".")[0] == DRYER_CATEGORY)
+
+
+@lru_cache(maxsize=64)
+def _kept_dry(activity: str) -> tuple[str, ...]:
+    """Objects the goal needs not saturated with or not covered by water, whatever choice it leaves, once per
+    such literal (one dryer cycle serves them all: each costs its share)."""
+    kb = activity_kb(activity)
+    return tuple(a[1] for c in activity_goal(activity).conditions for a, positive in c.necessary_literals()
+                     if not positive and a[0] in ("saturated", "covered") and kb.synset.get(a[2]) == "water.n.06")
+
+
+def _wetted_against_goal(kb: ActivityKB, target: str) -> bool:
+    """A washer cycle leaves ``target`` in a state the goal negates: covered by water (every item), or saturated
+    with it (the items of ``washer_particleremover``)."""
+    water = kb.substance_instance("water.n.06")
+    if water is None:
+        return False
+    negated = {a for c in activity_goal(kb.activity).conditions for a, positive in c.necessary_literals()
+               if not positive}
+    saturating = {syn for rule in kb.rules["washer_particleremover"] for syn in rule["washed_item"]}
+    return ("covered", target, water) in negated or (
+        ("saturated", target, water) in negated and kb.synset[target] in saturating)
+
+
+def _dry_cost(kb: ActivityKB, s: B1KState, o: str, dryer: str) -> float:
+    """A dryer cycle: ``o`` inside the dryer (opening it first), closed, switched on."""
+    cost = 0.0 if s.has("inside", o, dryer) else _reach(kb, s, o) + 1.0 + (0.0 if s.has("open", dryer) else 1.0)
+    return cost + (1.0 if s.has("open", dryer) or not s.has("inside", o, dryer) else 0.0) \
+        + (0.0 if s.has("toggled_on", dryer) else 1.0)
+
+
 #: rule files whose rules gather their inputs in a container or machine
 GATHERING = ("heat_cook", "single_toggleable_machine", "mixing_stick", "substance_cooking", "substance_watercooking")
 
@@ -126,16 +193,17 @@ def make_cost(kb: ActivityKB, s: B1KState, inst: str, depth: int = 2) -> float:
     input gathered where the rule needs it (an input that does not exist yet made first, ``depth`` levels deep),
     the station heated or switched on, the cutting tool or mixing tool in hand."""
     syn = kb.synset[inst]
-    best = 4 * TYPICAL
+    best = float("inf")  # no rule known: a typical cost (a cap would hide the progress of a long recipe)
     for kind, rules in kb.rules.items():
         for rule in rules:
             if syn not in (rule.get("output_synsets") or {}):
                 continue
+            share = max(1, int(rule["output_synsets"][syn]))  # one firing makes them all: each bears its share
             if kind in ("slicing", "dicing"):
-                best = min(best, _cut_cost(kb, s, rule, depth))
+                best = min(best, _cut_cost(kb, s, rule, depth) / share)
             elif kind in GATHERING:
-                best = min(best, _gather_cost(kb, s, kind, rule, depth))
-    return best
+                best = min(best, _gather_cost(kb, s, kind, rule, depth) / share)
+    return best if best < float("inf") else 4 * TYPICAL
 
 
 def _cut_cost(kb: ActivityKB, s: B1KState, rule: dict, depth: int) -> float:
@@ -145,18 +213,41 @@ def _cut_cost(kb: ActivityKB, s: B1KState, rule: dict, depth: int) -> float:
     tool = min(_reach(kb, s, i) for i in slicers)
     wholes = [i for syn in rule["input_synsets"] for i in kb.objects.get(syn, ())]
     have = [i for i in wholes if s.real(i)]
-    if have:
-        return tool + 1.0
-    if depth and wholes:
-        return tool + 1.0 + make_cost(kb, s, wholes[0], depth - 1)
+    if have:  # the input in the state the rule reads (cooked halves dice into cooked dice): heat it first
+        states = next(iter((rule.get("input_states") or {}).values()), None) or []
+        costs = [_state_cost(kb, s, i, states) for i in have]
+        return tool + 1.0 + min(costs)
+    if depth and wholes:  # make it first, then bring it into the state the rule reads
+        states = next(iter((rule.get("input_states") or {}).values()), None) or []
+        return tool + 1.0 + make_cost(kb, s, wholes[0], depth - 1) + _state_cost(kb, s, wholes[0], states)
     return 4 * TYPICAL
+
+
+def _state_cost(kb: ActivityKB, s: B1KState, o: str, states: list) -> float:
+    """Actions to bring ``o`` into the unary ``states`` a rule reads: heat it for ``cooked`` (or ``hot``); a
+    state it cannot lose again (cooked) is a dead end."""
+    cost = 0.0
+    for pred, value in states:
+        if s.has(pred, o) == bool(value):
+            continue
+        if value and pred in ("cooked", "hot"):
+            cost += _expose_cost(kb, s, o, "heatSource")
+        elif value and pred == "frozen":
+            cost += _expose_cost(kb, s, o, "coldSource")
+        elif pred == "cooked":
+            cost += DEAD_END
+        else:
+            cost += 1.0
+    return cost
 
 
 def _gather_cost(kb: ActivityKB, s: B1KState, kind: str, rule: dict, depth: int) -> float:
     places = [i for key in ("container", "machine") for syn in (rule.get(key) or {}) for i in kb.objects.get(syn, ())]
     if kind.startswith("substance") or kind == "mixing_stick":
-        places = places or [i for i in kb.instances if kb.has(i, "fillable")]
-    best = 4 * TYPICAL
+        first = kb.substance_instance(next(iter(rule.get("input_synsets") or {}), ""))
+        holding = sorted(set(s.sources("contains", first) + s.sources("filled", first))) if first else []
+        places = places or holding + [i for i in kb.instances if kb.has(i, "fillable") and i not in holding]
+    best = float("inf")
     for place in places[:3]:
         if not s.real(place):
             continue
@@ -169,7 +260,11 @@ def _gather_cost(kb: ActivityKB, s: B1KState, kind: str, rule: dict, depth: int)
             if names[0] in kb.substances:
                 x = names[0]
                 if not (s.has("contains", place, x) or s.has("filled", place, x)):
-                    cost += 2.0 if s.real(x) or not depth else 2.0 + make_cost(kb, s, x, depth - 1)
+                    givers = [g for g in _givers(kb, s, x) if g != place]
+                    if givers:  # fetch it (opening what closes it in) and pour it in
+                        cost += min(_reach(kb, s, g) for g in givers) + 1.0
+                    else:
+                        cost += 2.0 if s.real(x) or not depth else 2.0 + make_cost(kb, s, x, depth - 1)
                 continue
             wanted = (rule.get("input_states") or {}).get(syn) or ()
             names = [o for o in names if all(s.has(pred, o) == bool(v) for pred, v in wanted)]
@@ -179,6 +274,8 @@ def _gather_cost(kb: ActivityKB, s: B1KState, kind: str, rule: dict, depth: int)
             placed = [o for o in names if s.has("inside", o, place) or s.has("ontop", o, place)]
             for o in [o for o in names if o not in placed][:max(0, count - len(placed))]:
                 cost += _reach(kb, s, o) + 1.0 if s.real(o) or not depth else 1.0 + make_cost(kb, s, o, depth - 1)
+        if cost and closed_around(kb, s, place) is not None:  # open what closes the station in to fill it
+            cost += 1.0
         if kind in ("heat_cook", "substance_cooking", "substance_watercooking"):
             sources = [h for h in kb.sources["heatSource"] + kb.sources["coldSource"]
                        if not rule.get("heat_source") or kb.synset[h] in rule["heat_source"]]
@@ -212,7 +309,12 @@ def _give_cost(kb: ActivityKB, s: B1KState, o: str, x: str, pred: str) -> float:
     if not givers:
         return 2 * TYPICAL if s.has("future", x) else TYPICAL + 1.0
     best = min(_reach(kb, s, g) for g in givers) + 1.0
-    return min(best, _reach(kb, s, o) + 1.0 + (0.0 if pred != "saturated" else 0.5))
+    carried = (pred in ("contains", "filled") and kb.has(o, "fillable")) \
+        or (pred == "saturated" and kb.has(o, "particleRemover")) \
+        or (pred == "covered" and any(s.has("filled", g, x) and kb.has(x, "liquid") for g in givers))
+    if carried:  # hold o and fill or soak it at the giver, or dip it into the liquid
+        best = min(best, _reach(kb, s, o) + 1.0 + (0.0 if pred != "saturated" else 0.5))
+    return best
 
 
 def _expose_cost(kb: ActivityKB, s: B1KState, o: str, prop: str) -> float:

@@ -43,10 +43,15 @@ class ActivityKB:
         for lit in rec["init"]:
             if lit[0] == "inroom":
                 self.room.setdefault(lit[1], lit[2])
+        #: per room, its floor: an instance of a floor synset placed there, else the scene object the agent
+        #: starts on there (bddl puts the agent on the ground: a lawn in a garden without a floor)
         self.floor_of_room: dict[str, str] = {}
         for inst, room in self.room.items():
             if "floor" in self.synset[inst].split(".")[0]:
                 self.floor_of_room.setdefault(room, inst)
+        for lit in rec["init"]:
+            if lit[0] == "ontop" and lit[1] == self.agent and lit[2] in self.room:
+                self.floor_of_room.setdefault(self.room[lit[2]], lit[2])
         self.rules = self._rules()
         self.sources = {prop: tuple(i for i in self.instances if prop in self.props[i])
                         for prop in ("heatSource", "coldSource")}

@@ -4,7 +4,9 @@ States are expanded novel-first (a state is novel when it makes a feature true f
 states with the same estimate; features are the true atoms, the atoms of the initial state that became false,
 the held object and each of those paired with the held object), then by the estimate of the actions left
 (:func:`_h`: each goal literal that does not hold regressed to the actions it needs, see :mod:`.heuristic`),
-then by depth. If that gives up, the same search runs again under the graded closeness of the goal's conjuncts
+then by depth. If that gives up: a goal agenda (:func:`_agenda`: the same search for the first conjunct, the
+first two, ..., then for the ground literals the goal needs, the plans concatenated); a greedy pass (the estimate
+first, novelty breaking ties); and the search under the graded closeness of the goal's conjuncts
 (:func:`_h_closeness`). Only actions on goal-relevant objects are tried (see :func:`relevant_objects`); the goal
 test is bddl's verdict, never the estimate.
 """
@@ -16,7 +18,7 @@ from functools import lru_cache
 
 from .dynamics import Failure, dice_through_halves
 from .goals import activity_goal
-from .heuristic import distance
+from .heuristic import distance, literal_cost
 from .kb import ActivityKB, activity_kb
 from .rules import settle
 from .state import B1KState
@@ -102,6 +104,12 @@ def plan(activity: str, max_nodes: int = 60_000) -> PlanResult:
     start = initial_state(activity)
     found, nodes = _bfws(kb, goal, start, moves, max_nodes, _h)
     if found is None:
+        found, more = _agenda(kb, goal, start, moves, max_nodes)
+        nodes += more
+    if found is None:  # greedy: the estimate first, novelty only breaking ties (short plateaus near the goal)
+        found, more = _bfws(kb, goal, start, moves, max_nodes // 2, _h, greedy=True)
+        nodes += more
+    if found is None:
         found, more = _bfws(kb, goal, start, moves, max_nodes // 2, _h_closeness)
         nodes += more
     if found is None:
@@ -111,9 +119,81 @@ def plan(activity: str, max_nodes: int = 60_000) -> PlanResult:
     return PlanResult(activity, tuple(found), "", nodes)
 
 
-def _bfws(kb, goal, start: B1KState, moves, budget: int, h=None):
+def _agenda(kb, goal, start: B1KState, moves, budget: int):
+    """A goal agenda (serialised subgoals): reach the first conjunct not holding, then the first two, ... each by
+    its own search (the estimate and the test restricted to the subgoals so far, those reached kept), in the
+    goal's order and then in the order of the estimated cost of each conjunct alone; then the same over the ground
+    literals the conjuncts need (:func:`_literal_order`), the whole goal last. The plans are concatenated."""
+    total = len(goal.conditions)
+    agendas = []
+    if total > 1:
+        orders = [list(range(total))]
+        by_cost = sorted(range(total), key=lambda i: (distance(start, (i,)), i))
+        if by_cost != orders[0]:
+            orders.append(by_cost)
+        for order in orders:
+            agendas.append([(_conjuncts_hold(goal, tuple(order[:k])), _h_only(tuple(order[:k])))
+                            for k in range(1, total + 1)])
+    literals = _literal_order(goal, start)
+    if len(literals) > 1:
+        agendas.append([(_literals_hold(literals[:k]), _h_literals(literals[:k])) for k in range(1, len(literals) + 1)]
+                       + [(lambda facts: all(goal.evaluate(facts)), _h)])
+    used = 0
+    for stages in agendas:
+        state, steps = start, []
+        for test, h in stages:
+            if test(state.facts):
+                continue
+            found, nodes, state = _bfws(kb, goal, state, moves, max(4000, budget // (2 * len(stages))), h, test)
+            used += nodes
+            if found is None:
+                break
+            steps += found
+        else:
+            if all(goal.evaluate(state.facts)):
+                return steps, used
+    return None, used
+
+
+#: the order in which the literal agenda makes literals: things exist, then their temperature, substances, where
+#: they are, then the rest (open, toggled on: switching an oven off or closing a door last)
+LITERAL_ORDER = {"real": 0, "future": 0, "cooked": 1, "hot": 1, "frozen": 1, "covered": 2, "filled": 2,
+                 "contains": 2, "saturated": 2}
+
+
+def _literal_order(goal, start: B1KState) -> list:
+    """The ground literals the conjuncts not holding at the start need, in :data:`LITERAL_ORDER`."""
+    lits = {lit for c in goal.conditions if not c.holds(start.facts) for lit in c.necessary_literals()}
+    return sorted(lits, key=lambda lit: (LITERAL_ORDER.get(lit[0][0], 3 if lit[0][0] not in ("open", "toggled_on")
+                                                            else 4), lit))
+
+
+def _conjuncts_hold(goal, subset: tuple[int, ...]):
+    return lambda facts: all(goal.conditions[i].holds(facts) for i in subset)
+
+
+def _literals_hold(literals: list):
+    return lambda facts: all((atom in facts) == positive for atom, positive in literals)
+
+
+def _h_literals(literals: list):
+    def h(goal, s: B1KState, total: int) -> int:
+        kb = activity_kb(s.activity)
+        return round(100 * sum(literal_cost(kb, s, atom, positive) for atom, positive in literals
+                               if (atom in s.facts) != positive)) - round(300 * _recipe_progress(goal, s))
+    return h
+
+
+def _h_only(subset: tuple[int, ...]):
+    def h(goal, s: B1KState, total: int) -> int:
+        return round(100 * distance(s, subset)) - round(300 * _recipe_progress(goal, s)) + 200 * _premature(goal, s)
+    return h
+
+
+def _bfws(kb, goal, start: B1KState, moves, budget: int, h=None, test=None, greedy: bool = False):
     """Best-first width search: expand first the states novel among those as close to the goal, then the
-    closest, then the shortest."""
+    closest, then the shortest. With ``test`` (facts -> bool), that is the goal and the reached state is returned
+    too."""
     import heapq
 
     total = len(goal.conditions)
@@ -121,7 +201,7 @@ def _bfws(kb, goal, start: B1KState, moves, budget: int, h=None):
     parents: dict[B1KState, tuple[B1KState | None, str]] = {start: (None, "")}
     h = h or _h
     h0 = h(goal, start, total)
-    heap = [(_novelty(start, start, h0, seen), h0, 0, 0, start)]
+    heap = [_key(_novelty(start, start, h0, seen), h0, greedy) + (0, 0, start)]
     nodes = tick = 0
     while heap and nodes < budget:
         _, _, g, _, s = heapq.heappop(heap)
@@ -136,12 +216,19 @@ def _bfws(kb, goal, start: B1KState, moves, budget: int, h=None):
                 continue
             nodes += 1
             parents[nxt] = (s, to_text(name, target))
-            if all(goal.evaluate(nxt.facts)):  # not from the heuristic: its bonuses and penalties may offset
+            if test is not None:
+                if test(nxt.facts):
+                    return _path(parents, nxt), nodes, nxt
+            elif all(goal.evaluate(nxt.facts)):  # not from the heuristic: its bonuses and penalties may offset
                 return _path(parents, nxt), nodes
             hn = h(goal, nxt, total)
             tick += 1
-            heapq.heappush(heap, (_novelty(start, nxt, hn, seen), hn, g + 1, tick, nxt))
-    return None, nodes
+            heapq.heappush(heap, _key(_novelty(start, nxt, hn, seen), hn, greedy) + (g + 1, tick, nxt))
+    return (None, nodes) if test is None else (None, nodes, start)
+
+
+def _key(novelty: int, h: int, greedy: bool) -> tuple[int, int]:
+    return (h, novelty) if greedy else (novelty, h)
 
 
 def _h(goal, s: B1KState, total: int) -> int:

@@ -9,11 +9,14 @@
 * ``heat_cook``: the inputs in a container of the rule's kind heated (or, for a rule whose source is a cold
   source, cooled: ice cubes in a deep freeze) by an active source of the rule's kind.
 * ``substance_cooking``/``substance_watercooking``: a substance contained in a heated container; ``melting``: a
-  meltable object heated.
+  meltable object heated, or a meltable substance (grated cheese) contained in a heated container.
 * ``single_toggleable_machine``: the inputs inside (objects) or contained in (substances) a toggled-on machine.
 * washer (``washer*.json``): a toggled-on, closed washer removes from the items inside it every covering substance
   whose solvent (if any) it contains, then wets them (covered, and saturated for particle removers, by water) when
-  the activity declares water.
+  the activity declares water (the water then exists: OmniGibson's WasherRule initialises the water system).
+* dryer (no bddl file; OmniGibson's ``DryerRule``, ``transition_rules.py``: ``CategoryFilter("clothes_dryer")``,
+  toggled on and not open): the items inside stop being saturated with water and the dryer stops containing water,
+  which removes the water particles on those items too (not covered by water).
 
 Consumed inputs stop existing (``future``; a substance only leaves the container it was in); outputs take over
 ``future`` instances of their synset, in declaration order (a rule whose outputs have no free instance does not
@@ -107,13 +110,17 @@ def produce(kb: ActivityKB, e: Edit, rule: dict[str, Any], place: str | None, in
     if not made:
         return []
     was_filled = place is not None and any(("filled", place, s) in e.facts for s in inputs)
+    relation = "inside" if place is not None and (kb.has(place, "fillable") or kb.has(place, "openable")) else "ontop"
+    objects_in = [i for i in inputs if i not in kb.substances]
+    if objects_in and place is not None and rule.get("container") and all(("ontop", i, place) in e.facts and ("inside", i, place) not in e.facts
+                                                for i in objects_in):
+        relation = "ontop"  # a recipe's container holding what stood on it (dough on a cookie sheet): so do the outputs
     for inst in inputs:
         if inst in kb.substances and place is not None:
             e.remove("contains", place, inst)
             e.remove("filled", place, inst)
         else:
             e.consume(inst)
-    relation = "inside" if place is not None and (kb.has(place, "fillable") or kb.has(place, "openable")) else "ontop"
     out_states = rule.get("output_states") or {}
     for inst, is_substance in made:
         e.create(inst)
@@ -178,6 +185,11 @@ def _heat_rules(kb: ActivityKB, e: Edit, heated: dict[str, str], cooled: dict[st
                         produce(kb, e, rule, place, inputs)
     for rule in kb.rules["melting"]:
         for inst in kb.objects.get(next(iter(rule["input_synsets"])), []):
+            if inst in kb.substances and ("real", inst) in e.facts:  # a substance melts as it cooks: contained
+                place = _container_of(e, inst)                       # in a heated container
+                if place is not None and (inst in heated or place in heated):
+                    produce(kb, e, rule, place, [inst])
+                continue
             if inst in heated and ("real", inst) in e.facts and inst not in kb.substances:
                 holders = [f[2] for f in sorted(e.facts) if len(f) == 3 and f[0] in ("inside", "ontop")
                            and f[1] == inst]
@@ -210,9 +222,29 @@ def _washers(kb: ActivityKB, e: Edit) -> None:
                             ("contains", w, kb.substance_instance(s) or "") in e.facts for s in solvents)):
                         e.remove(*f)
                 if water is not None:
+                    e.create(water)
                     e.add("covered", item, water)
                     if kb.synset[item] in saturating:
                         e.add("saturated", item, water)
+
+
+#: the object category OmniGibson's DryerRule acts through (``CategoryFilter("clothes_dryer")``); bddl 3.6.0 has
+#: no dryer rule file, so the category is matched against the synset's head word as OmniGibson names categories
+DRYER_CATEGORY = "clothes_dryer"
+
+
+def _dryers(kb: ActivityKB, e: Edit) -> None:
+    water = kb.substance_instance("water.n.06")
+    if water is None or ("real", water) not in e.facts:  # OmniGibson: only once the water system exists
+        return
+    for w in kb.instances:
+        if kb.synset[w].split(".")[0] != DRYER_CATEGORY or ("toggled_on", w) not in e.facts or ("open", w) in e.facts:
+            continue
+        for item in [f[1] for f in sorted(e.facts) if f[0] == "inside" and f[2] == w]:
+            e.remove("saturated", item, water)
+            e.remove("covered", item, water)
+        e.remove("contains", w, water)
+        e.remove("filled", w, water)
 
 
 def settle(kb: ActivityKB, e: Edit) -> None:
@@ -228,5 +260,6 @@ def settle(kb: ActivityKB, e: Edit) -> None:
             _temperature(kb, e, heated)
         _machines(kb, e)
         _washers(kb, e)
+        _dryers(kb, e)
         if (frozenset(e.facts), e.held) == before:
             return
