@@ -45,7 +45,7 @@ def final_facts(activity: str, steps: list[str]) -> list[list[str]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ref-python", required=True, help="python of a venv with bddl==3.6.0 installed")
-    ap.add_argument("--harness", default=os.path.join(HERE, "..", "..", "..", "shared", "reference", "harness",
+    ap.add_argument("--harness", default=os.path.join(HERE, "..", "..", "shared", "reference", "harness",
                                                       "behavior1k", "ref_bddl_goal.py"))
     ap.add_argument("--plans", default=os.path.join(HERE, "..", "eai_gym", "data", "behavior1k",
                                                     "gold_plans.json.gz"))

@@ -106,3 +106,17 @@ def test_a_meltable_substance_melts_in_a_heated_container() -> None:
     assert s.real("melted__grated_cheese.n.01_1") and s.has("contains", "tupperware.n.01_2",
                                                             "melted__grated_cheese.n.01_1")
     assert not s.has("contains", "tupperware.n.01_2", "grated_cheese.n.01_1")
+
+
+def test_a_source_that_requires_inside_acts_only_on_what_is_inside_it() -> None:
+    """OmniGibson's HeatSourceOrSink with ``requires_inside`` (oven, microwave, refrigerator) affects only the
+    objects inside it: a ham on top of a switched-on oven stays uncooked; inside the closed oven it cooks."""
+    on_top = ["OPEN(electric_refrigerator.n.01_1)", "TOGGLE_ON(oven.n.01_1)", "GRASP(virginia_ham.n.01_1)", "PLACE_ON_TOP(oven.n.01_1)"]
+    ep, _ = play("cook_a_ham", on_top)
+    assert not ep.state.has("cooked", "virginia_ham.n.01_1") and not ep.state.has("hot", "virginia_ham.n.01_1")
+    inside = ["OPEN(electric_refrigerator.n.01_1)", "OPEN(oven.n.01_1)", "GRASP(virginia_ham.n.01_1)", "PLACE_INSIDE(oven.n.01_1)", "CLOSE(oven.n.01_1)",
+              "TOGGLE_ON(oven.n.01_1)"]
+    ep, _ = play("cook_a_ham", inside)
+    assert ep.state.has("cooked", "virginia_ham.n.01_1")
+    ep, _ = play("cook_a_ham", inside[:4] + ["TOGGLE_ON(oven.n.01_1)"])  # left open: requires_closed
+    assert not ep.state.has("cooked", "virginia_ham.n.01_1")

@@ -280,7 +280,8 @@ def _gather_cost(kb: ActivityKB, s: B1KState, kind: str, rule: dict, depth: int)
             sources = [h for h in kb.sources["heatSource"] + kb.sources["coldSource"]
                        if not rule.get("heat_source") or kb.synset[h] in rule["heat_source"]]
             if sources:
-                on = any(s.has("inside", place, h) or s.has("ontop", place, h) for h in sources)
+                on = any(_at_source(kb, s, place, h, "heatSource" if h in kb.sources["heatSource"] else "coldSource")
+                         for h in sources)
                 cost += 0.0 if on else _reach(kb, s, place) + 1.0
                 cost += 0.0 if any(s.has("toggled_on", h) or not kb.has(h, "toggleable") for h in sources) else 1.0
         elif kind == "single_toggleable_machine":
@@ -324,11 +325,19 @@ def _expose_cost(kb: ActivityKB, s: B1KState, o: str, prop: str) -> float:
         return 2 * TYPICAL
     best = 2 * TYPICAL
     for h in sources:
-        cost = 0.0 if (s.has("inside", o, h) or s.has("ontop", o, h)) else _reach(kb, s, o) + 1.0
         params = kb.param(h, prop)
+        placed = _at_source(kb, s, o, h, prop)
+        cost = 0.0 if placed else _reach(kb, s, o) + 1.0
+        if not placed and params.get("requires_inside") and kb.has(h, "openable") and not s.has("open", h):
+            cost += 2.0 if params.get("requires_closed") else 1.0  # open it to put o inside (and close it)
         if params.get("requires_toggled_on") and not s.has("toggled_on", h):
             cost += 1.0
         if params.get("requires_closed") and s.has("open", h):
             cost += 1.0
         best = min(best, cost)
     return max(best, 1.0)
+
+
+def _at_source(kb: ActivityKB, s: B1KState, o: str, h: str, prop: str) -> bool:
+    """``o`` stands where source ``h`` acts on it: inside, or on top unless the source ``requires_inside``."""
+    return s.has("inside", o, h) or (s.has("ontop", o, h) and not kb.param(h, prop).get("requires_inside"))

@@ -57,7 +57,9 @@ def exposure(kb: ActivityKB, facts: set, prop: str) -> dict[str, str]:
             out.setdefault(h, src)
         for h in holders + [src]:
             for f in facts:  # any order: one source at a time, the first source (KB order) wins
-                if len(f) == 3 and f[2] == h and f[0] in ("inside", "ontop") and f[1] != src:
+                # what stands on or in the source itself is its direct holders (``_direct``: on top only
+                # without ``requires_inside``); what stands on or in a holder is heated through it
+                if len(f) == 3 and f[2] == h and f[0] in ("inside", "ontop") and h != src:
                     out.setdefault(f[1], src)
                 if len(f) == 3 and f[1] == h and f[0] in ("contains", "filled"):
                     out.setdefault(f[2], src)
