@@ -57,9 +57,14 @@ class KeptAnswers:
         TRACKING_VIEWS.add(view_type)
         self.view_type = view_type
         self.changed = changed
+        #: how many times the answers started over (:meth:`clear`)
+        self.generation = -1
         self.clear()
 
     def clear(self) -> None:
+        self.generation += 1
+        #: the keys whose answers the last :meth:`advance` dropped
+        self.dropped: list = []
         self.state: Any = None
         self.values: dict[Hashable, Any] = {}
         self.index: dict[Any, set] = {}
@@ -76,6 +81,7 @@ class KeptAnswers:
         """Move to ``state``: drop the answers that read a fact that differs from the last state."""
         last = self.state
         if last is state:
+            self.dropped = []
             return
         if last is None or last.scene is not state.scene:
             self.clear()
@@ -83,6 +89,7 @@ class KeptAnswers:
             return
         changed = self.changed(last, state)
         self.state, self._view, self._query_view = state, None, None
+        self.dropped = dropped = []
         dirty: set = set()
         for key in changed:
             dirty.update(self.qindex.pop(key, ()))
@@ -95,7 +102,8 @@ class KeptAnswers:
         values, index = self.values, self.index
         for key in changed:
             for i in index.pop(key, ()):
-                values.pop(i, None)
+                if values.pop(i, _MISSING) is not _MISSING:
+                    dropped.append(i)
 
     def view(self) -> Any:
         """A tracking view of the current state whose queries are the kept ones."""

@@ -81,6 +81,19 @@ class _Index:
                 self.place.setdefault(args[0], []).append(i)
         self.by_name = {k: np.array(v, dtype=np.intp) for k, v in by_name.items()}
         self.wait = actions.index("Wait[]")
+        self.wait_mask = np.zeros(MAX_ACTIONS, dtype=np.int8)  # a busy agent's mask
+        self.wait_mask[self.wait] = 1
+        self._always: dict[frozenset, np.ndarray] = {}
+
+    def always_mask(self, caps: set[str]) -> np.ndarray:
+        """The entries that start whenever the agent is idle, for an agent with these skills (not to be changed)."""
+        key = frozenset(caps & _ALWAYS)
+        mask = self._always.get(key)
+        if mask is None:
+            mask = self._always[key] = np.zeros(MAX_ACTIONS, dtype=np.int8)
+            for name in key:
+                mask[self.by_name.get(name, ())] = 1
+        return mask
 
 
 _INDEX: dict[int, _Index] = {}
@@ -131,18 +144,14 @@ def legal_mask(world: RearrangeWorld, agent: str, actions: list[str]) -> np.ndar
     """int8 mask over ``MAX_ACTIONS``: the catalogue entries whose skill would start now. Only the entries
     that can start are tried: every Navigate/Explore/Wait/Done/FindAgentActionTool entry starts; a Pick
     only with empty hands, a Place only of the held object."""
-    mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
     idx = _index(actions)
     if not world.idle(agent):
-        mask[idx.wait] = 1
-        return mask
+        return idx.wait_mask.copy()
     held = world.state.agents[agent].held
     caps = world.capabilities[agent]
+    mask = idx.always_mask(caps).copy()
     for name, where in idx.by_name.items():
-        if name not in caps:
-            continue
-        if name in _ALWAYS:
-            mask[where] = 1
+        if name not in caps or name in _ALWAYS:
             continue
         if name == "Place":
             where = idx.place.get(held, ()) if held is not None else ()

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ...core import Action, GoalStatus, Step, Task, WorldState
-from ...core.answers import KeptAnswers
+from ...core.kept_mask import KeptMask
 from ..base import TaskTextEnv
 from .actions import ARITY, to_script
 from .dynamics import LH, RH, close_set, faced_set, holding_hand, is_close, is_facing, label
@@ -55,8 +55,18 @@ class VirtualHomeEnv(TaskTextEnv):
         self._lines: dict = {}
         self._header: str | None = None
         self._objects: tuple[int, ...] = ()
-        self._answers = KeptAnswers()
+        self._kept_masks: dict[str, KeptMask] = {}  # task id -> its kept mask (least recently used first)
         super().__init__(task_id, action_mode, terminate_on_error, render_mode, terminate_on_success)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state.pop("_mask_groups", None)  # (its pinned keys hold kept-query functions, which do not pickle)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if "_groups" in state:
+            self._mask_groups = mask_groups(self._groups, self.world.character)
 
     def load_task(self, task_id: str) -> Task[WorldState]:
         task = load_task(task_id)
@@ -74,55 +84,57 @@ class VirtualHomeEnv(TaskTextEnv):
             if len(_CATALOGUES) > 512:
                 _CATALOGUES.clear()
             acts = catalogue(self.world, task)
-            cached = _CATALOGUES[key] = (task.initial_state.scene, acts, acts.requirement_groups())
-        self._groups = cached[2]
-        self._answers.clear()
+            groups = acts.requirement_groups()
+            cached = _CATALOGUES[key] = (task.initial_state.scene, acts, groups,
+                                         mask_groups(groups, self.world.character))
+        self._groups, self._mask_groups = cached[2], cached[3]
+        self._kept = self._kept_masks.pop(task.id, None) or KeptMask(self.action_space.n)
+        self._kept_masks[task.id] = self._kept  # (most recently used last)
+        if len(self._kept_masks) > KEPT_TASKS:
+            del self._kept_masks[next(iter(self._kept_masks))]
         return cached[1]
 
     def legal_mask(self) -> np.ndarray:
         """Which catalogue entries would execute. Only entries whose necessary condition holds are tried:
         the actions in ``NEEDS_CLOSE`` need the character close to their object, those in ``NEEDS_HELD``
         need it held (and the two-object ones the character close to the second); the executor decides.
-        Each entry's answer is kept until a fact it read changes (:class:`~eai_gym.core.answers.KeptAnswers`);
-        :meth:`full_legal_mask` decides every candidate afresh."""
+        Each entry's answer is kept until a fact it read changes (:class:`~eai_gym.core.answers.KeptAnswers`),
+        also from one episode of a task to the next, and the mask is updated where answers or candidates
+        changed (:class:`~eai_gym.core.kept_mask.KeptMask`); :meth:`full_legal_mask` decides every candidate
+        afresh."""
         assert self.episode is not None
         state = self.episode.state
-        answers = self._answers
-        answers.advance(state)
-        actions, ok = self.actions, self.world.try_action_ok
-
-        def decide(i: int):
-            return lambda w: ok(w, actions[i])
-
         c = self.world.character
-        free, by_close, by_facing, by_held, by_held_close = self._groups
+        table = self._mask_groups
         close, faced = close_set(state, c), faced_set(state, c)
         held = state.targets(c, RH) | state.targets(c, LH)
-        near = [x for x in self._objects if x in close]
-        legal = answers.truthy(free, free, decide)
-        # an entry looked up only while its object is close (facing) read that query as True: its answer is kept
+        objects = self._objects
+        near = [x for x in objects if x in close]
+        active = {_FREE: table[_FREE]}
+        # an entry looked up only while its object is close (faced) read that query as True: its answer is kept
         # through the query's changes (pinned), for when the object is close (faced) again
         for x in near:
-            group = by_close.get(x)
-            if group:
-                legal += answers.truthy(group, group, decide, frozenset({("q", (_IS_CLOSE, (c, x)))}))
-        for x in self._objects:
-            group = by_facing.get(x)
-            if group and x in faced:
-                legal += answers.truthy(group, group, decide, frozenset({("q", (_IS_FACING, (c, x)))}))
-        for x in self._objects:
-            if x not in held:
-                continue
-            group = by_held.get(x)
-            if group:
-                legal += answers.truthy(group, group, decide)
-            for y in near:
-                group = by_held_close.get((x, y))
-                if group:
-                    legal += answers.truthy(group, group, decide, frozenset({("q", (_IS_CLOSE, (c, y)))}))
-        mask = np.zeros(self.action_space.n, dtype=np.int8)
-        mask[legal] = 1
-        return mask
+            g = table.get(("close", x))
+            if g is not None:
+                active[("close", x)] = g
+        for x in objects:
+            if x in faced:
+                g = table.get(("facing", x))
+                if g is not None:
+                    active[("facing", x)] = g
+            if x in held:
+                g = table.get(("held", x))
+                if g is not None:
+                    active[("held", x)] = g
+                for y in near:
+                    g = table.get(("held_close", x, y))
+                    if g is not None:
+                        active[("held_close", x, y)] = g
+        return self._kept.update(state, active, self._decide)
+
+    def _decide(self, i: int):
+        actions, ok = self.actions, self.world.try_action_ok
+        return lambda w: ok(w, actions[i])
 
     def full_legal_mask(self) -> np.ndarray:
         """:meth:`legal_mask` without the kept answers: every candidate entry's executor runs."""
@@ -220,6 +232,26 @@ NEEDS_HELD = frozenset({"PUTBACK", "PUTIN", "POUR", "DROP", "RELEASE", "PUTON", 
 #: actions whose executor fails unless the character faces the object (``is_facing``)
 NEEDS_FACING = frozenset({"LOOKAT", "LOOKAT_MEDIUM", "LOOKAT_SHORT", "LOOKAT_LONG", "POINTAT", "WATCH"})
 _IS_CLOSE, _IS_FACING = is_close.compute, is_facing.compute  # type: ignore[attr-defined]  # kept-query keys
+_FREE = ("free",)
+#: how many tasks' kept masks an env keeps (as many as the task and catalogue caches; ~0.1 MB each after an
+#: episode; an access pattern cycling through more tasks than this would miss every time)
+KEPT_TASKS = 512
+
+
+def mask_groups(groups: tuple[list[int], dict, dict, dict, dict], c: int) -> dict[tuple, tuple]:
+    """:func:`requirement_groups` as :class:`~eai_gym.core.kept_mask.KeptMask` groups: group key -> (entries,
+    answer keys (the entries), pinned read keys)."""
+    free, by_close, by_facing, by_held, by_held_close = groups
+    out: dict[tuple, tuple] = {_FREE: (free, free, frozenset())}
+    for x, g in by_close.items():
+        out[("close", x)] = (g, g, frozenset({("q", (_IS_CLOSE, (c, x)))}))
+    for x, g in by_facing.items():
+        out[("facing", x)] = (g, g, frozenset({("q", (_IS_FACING, (c, x)))}))
+    for x, g in by_held.items():
+        out[("held", x)] = (g, g, frozenset())
+    for (x, y), g in by_held_close.items():
+        out[("held_close", x, y)] = (g, g, frozenset({("q", (_IS_CLOSE, (c, y)))}))
+    return out
 
 
 def requirement_groups(actions: list[Action]) -> tuple[list[int], dict, dict, dict, dict]:

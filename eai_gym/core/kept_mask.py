@@ -1,0 +1,81 @@
+"""An action mask kept from one state to the next: only entries whose answer was dropped, or whose group of
+candidates became active or inactive, are written again.
+
+A world's index-mode mask is the union, over the *groups* of catalogue entries that are candidates in a state
+(entries needing no condition; the entries on an object the character is close to; ...), of the entries whose
+kept answer (:class:`~.answers.KeptAnswers`) is true. :class:`KeptMask` keeps that mask as an array: after
+:meth:`~.answers.KeptAnswers.advance` it re-decides the entries of still-active groups whose answers were
+dropped, clears the entries of groups no longer active and decides those of newly active groups. What it hands
+out is a fresh copy, equal to building the mask from scratch (``tests/envs/test_incremental_masks.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Hashable, Sequence
+
+import numpy as np
+
+from .answers import KeptAnswers
+
+#: a group of candidate entries: (catalogue indices, their answer keys, the pinned read keys of their answers)
+_MISSING = object()
+Group = tuple[Sequence[int], Sequence[Hashable], frozenset]
+
+
+class KeptMask:
+    """The int8 mask over ``size`` catalogue entries for the state :meth:`update` was last given.
+
+    Args:
+        size: the mask's length.
+        answers: the kept answers behind the mask (a fresh :class:`KeptAnswers` of ``view_type``/``changed``
+            by default).
+    """
+
+    def __init__(self, size: int, answers: KeptAnswers | None = None) -> None:
+        self.answers = KeptAnswers() if answers is None else answers
+        self.mask = bytearray(size)  # (item writes on a bytearray are cheaper than on an array)
+        self.active: dict[Hashable, Group] = {}
+        #: answer key -> (catalogue index, pinned keys) of every entry in an active group
+        self.live: dict[Hashable, tuple[int, frozenset]] = {}
+        self.generation = -1
+
+    def __reduce__(self):
+        # a cache: a copy starts empty (its answers do not pickle)
+        return (KeptMask, (len(self.mask), KeptAnswers(self.answers.view_type, self.answers.changed)))
+
+    def update(self, state: Any, groups: dict[Hashable, Group],
+               decide: Callable[[int], Callable[[Any], Any]]) -> np.ndarray:
+        """The mask for ``state`` whose candidates are ``groups`` (group key -> group; a key names one fixed
+        group, and an answer key is in one group only), as a fresh array; ``decide(i)`` is the function whose
+        truth is entry ``i``'s answer."""
+        answers = self.answers
+        answers.advance(state)
+        mask, live, active = self.mask, self.live, self.active
+        if answers.generation != self.generation:  # the answers started over (a new scene)
+            self.generation = answers.generation
+            mask[:] = bytes(len(mask))
+            live.clear()
+            active.clear()
+        for gkey in [g for g in active if g not in groups]:
+            entries, keys, _ = active.pop(gkey)
+            for i, k in zip(entries, keys):
+                mask[i] = 0
+                del live[k]
+        values, answer = answers.values, answers.answer
+        for k in answers.dropped:
+            hit = live.get(k)
+            if hit is not None and k not in values:
+                i, pinned = hit
+                mask[i] = 1 if answer(k, decide(i), pinned) else 0
+        for gkey, group in groups.items():
+            if gkey in active:
+                continue
+            active[gkey] = group
+            entries, keys, pinned = group
+            for i, k in zip(entries, keys):
+                live[k] = (i, pinned)
+                v = values.get(k, _MISSING)
+                if v is _MISSING:
+                    v = answer(k, decide(i), pinned)
+                mask[i] = 1 if v else 0
+        return np.frombuffer(mask, dtype=np.int8).copy()
