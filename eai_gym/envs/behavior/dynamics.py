@@ -60,7 +60,19 @@ def both_hands_full(s: BehaviorState) -> bool:
     return s.hands[0] is not None and s.hands[1] is not None
 
 
-@state_query
+def hands_of(s: BehaviorState) -> tuple[str | None, str | None]:
+    return s.hands
+
+
+def _no_args(obj: str) -> tuple:
+    return ()
+
+
+def _in_hands(hands: tuple[str | None, str | None], obj: str) -> bool:
+    return obj in hands
+
+
+@state_query(bulk=(hands_of, _no_args, _in_hands))
 def in_a_hand(s: BehaviorState, obj: str) -> bool:
     return obj in s.hands
 
@@ -116,14 +128,29 @@ def place(obj: str, hand: str) -> Check:
     return c
 
 
-@state_query
+def subtree_of(s: BehaviorState, held: str) -> set[str]:
+    return s.subtree(held)
+
+
+def _held_arg(obj: str, held: str) -> tuple:
+    return (held,)
+
+
+def placing_error_in(carried: set[str], obj: str, held: str) -> tuple[str, str] | None:
+    """:func:`placing_error` given what the hand carries (``held`` and its subtree)."""
+    if obj == held:
+        return MISSING, "Release target obj first before place (PLACE)"
+    if obj in carried:
+        return MISSING, f"Release target obj {obj} first before place (PLACE)"
+    return None
+
+
+@state_query(bulk=(subtree_of, _held_arg, placing_error_in))
 def placing_error(s: BehaviorState, obj: str, held: str) -> tuple[str, str] | None:
     """Why ``obj`` cannot take what the hand holds (``held``, with what it carries), or None."""
     if obj == held:
-        return MISSING, "Release target obj first before place (PLACE)"
-    if obj in s.subtree(held):
-        return MISSING, f"Release target obj {obj} first before place (PLACE)"
-    return None
+        return placing_error_in(set(), obj, held)
+    return placing_error_in(s.subtree(held), obj, held)
 
 
 def ancestor_named(s: BehaviorState, obj: str, names: Sequence[str],

@@ -105,7 +105,8 @@ class BehaviorEnv(TaskTextEnv):
             g = table.get((hand, held))
             if g is None:
                 grasp, needs_hand, release, _ = per_hand[hand]
-                entries = grasp if held is None else grasp + needs_hand + release.get(held, [])
+                # GRASP with a full hand always fails (each of its checks fails then: it ends with "hand full")
+                entries = grasp if held is None else needs_hand + release.get(held, [])
                 g = table[(hand, held)] = (entries, [(i, held) for i in entries], _PINS[h])
             groups[(hand, held)] = g
         kept = self._kept

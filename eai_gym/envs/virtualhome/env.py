@@ -66,7 +66,7 @@ class VirtualHomeEnv(TaskTextEnv):
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         if "_groups" in state:
-            self._mask_groups = mask_groups(self._groups, self.world.character)
+            self._mask_groups = mask_groups(self._groups, self.world.character, self.actions)
 
     def load_task(self, task_id: str) -> Task[WorldState]:
         task = load_task(task_id)
@@ -86,7 +86,7 @@ class VirtualHomeEnv(TaskTextEnv):
             acts = catalogue(self.world, task)
             groups = acts.requirement_groups()
             cached = _CATALOGUES[key] = (task.initial_state.scene, acts, groups,
-                                         mask_groups(groups, self.world.character))
+                                         mask_groups(groups, self.world.character, acts))
         self._groups, self._mask_groups = cached[2], cached[3]
         self._kept = self._kept_masks.pop(task.id, None) or KeptMask(self.action_space.n)
         self._kept_masks[task.id] = self._kept  # (most recently used last)
@@ -112,7 +112,12 @@ class VirtualHomeEnv(TaskTextEnv):
         near = [x for x in objects if x in close]
         active = {_FREE: table[_FREE]}
         # an entry looked up only while its object is close (faced) read that query as True: its answer is kept
-        # through the query's changes (pinned), for when the object is close (faced) again
+        # through the query's changes (pinned), for when the object is close (faced) again; FIND is kept under
+        # whether its object is close, with the same effect
+        for x in objects:
+            g = table.get(("find", x, x in close))
+            if g is not None:
+                active[("find", x, x in close)] = g
         for x in near:
             g = table.get(("close", x))
             if g is not None:
@@ -238,11 +243,21 @@ _FREE = ("free",)
 KEPT_TASKS = 512
 
 
-def mask_groups(groups: tuple[list[int], dict, dict, dict, dict], c: int) -> dict[tuple, tuple]:
+def mask_groups(groups: tuple[list[int], dict, dict, dict, dict], c: int,
+                actions: Sequence[Action]) -> dict[tuple, tuple]:
     """:func:`requirement_groups` as :class:`~eai_gym.core.kept_mask.KeptMask` groups: group key -> (entries,
-    answer keys (the entries), pinned read keys)."""
+    answer keys, pinned read keys). FIND entries (which need no condition but decide by whether their object is
+    close) are grouped by their object ``x`` and whether it is close: ``("find", x, close)``, answer keys
+    ``(entry, close)``, the query pinned; the other entries needing no condition form ``("free",)``."""
     free, by_close, by_facing, by_held, by_held_close = groups
-    out: dict[tuple, tuple] = {_FREE: (free, free, frozenset())}
+    rest = [i for i in free if actions[i].name != "FIND"]
+    out: dict[tuple, tuple] = {_FREE: (rest, rest, frozenset())}
+    for i in free:
+        if actions[i].name == "FIND":
+            x = actions[i].args[0]
+            pinned = frozenset({("q", (_IS_CLOSE, (c, x)))})
+            for cx in (False, True):
+                out[("find", x, cx)] = ([i], [(i, cx)], pinned)
     for x, g in by_close.items():
         out[("close", x)] = (g, g, frozenset({("q", (_IS_CLOSE, (c, x)))}))
     for x, g in by_facing.items():
