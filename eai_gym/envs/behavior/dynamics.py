@@ -96,6 +96,37 @@ def interactivity_error(s: BehaviorState, obj: str) -> tuple[str, str] | None:
     return None
 
 
+def children_of(s: BehaviorState, held: str) -> tuple:
+    """What :func:`has_contents` and :func:`too_big_content` read: ``held``'s children (and the scene)."""
+    return s.children.get(held, ()), s.scene
+
+
+def _held_first(held: str, *rest: str) -> tuple:
+    return (held,)
+
+
+def _has_contents(basis: tuple, held: str) -> bool:
+    return bool(basis[0])
+
+
+def _first_too_big(basis: tuple, held: str, target: str) -> str | None:
+    children, scene = basis
+    limit = scene.objects[target].volume
+    return next((c for c in children if scene.objects[c].volume > limit), None)
+
+
+@state_query(bulk=(children_of, _held_first, _has_contents))
+def has_contents(s: BehaviorState, held: str) -> bool:
+    """Something is inside or on top of ``held`` (it has children in the tree)."""
+    return bool(s.children.get(held))
+
+
+@state_query(bulk=(children_of, _held_first, _first_too_big))
+def too_big_content(s: BehaviorState, held: str, target: str) -> str | None:
+    """The first of ``held``'s children with a larger volume than ``target`` (None if none)."""
+    return _first_too_big(children_of(s, held), held, target)
+
+
 # ------------------------------------------------------------------ shared checks
 def interactivity(obj: str) -> Check:
     """Not inside a closed container (along the tree), and not a sliced whole object."""

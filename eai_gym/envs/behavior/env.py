@@ -17,7 +17,7 @@ from ...core.answers import KeptAnswers
 from ...core.kept_mask import KeptMask
 from ..base import TaskTextEnv
 from .actions import ACTIONS, TWO_OBJECTS, to_text
-from .dynamics import interactivity, place, run_checks
+from .dynamics import both_hands_full, has_contents, interactivity, place, run_checks
 from .goals import GoalCrash, partial_counts
 from .plan_progress import shortest_plan_length
 from .state import HANDS, BehaviorState
@@ -75,7 +75,7 @@ class BehaviorEnv(TaskTextEnv):
         if not cached[1]:
             acts = catalogue(task.initial_state)
             groups = hand_groups(acts, task.initial_state.scene.order)
-            cached[1].extend((acts, groups, {_PLAIN: (groups[0], groups[0], frozenset())}))
+            cached[1].extend((acts, groups, {}))
         acts, self._groups, self._mask_groups = cached[1]
         # the task's kept answers and mask carry over from its last episode in this env
         self._kept = self._kept_masks.pop(key, None) or KeptMask(
@@ -99,16 +99,34 @@ class BehaviorEnv(TaskTextEnv):
         state = self.episode.state  # the history only tells a wrong order from a missing step, not legality
         plain, per_hand = self._groups
         table = self._mask_groups
-        groups = {_PLAIN: table[_PLAIN]}
+        # the entries needing no hand are kept under whether both hands are full (that query pinned); a hand's
+        # entries under what it holds (the hand pinned), and its TRANSFER_CONTENTS_ONTOP entries also under
+        # whether what it holds has contents (that query pinned)
+        full = state.hands[0] is not None and state.hands[1] is not None  # both_hands_full(state)
+        g = table.get((_PLAIN, full))
+        if g is None:
+            g = table[(_PLAIN, full)] = (plain, [(i, full) for i in plain], _BOTH_FULL_PIN)
+        groups = {(_PLAIN, full): g}
+        actions = self.actions
         for h, hand in enumerate(HANDS):
             held = state.hands[h]
             g = table.get((hand, held))
             if g is None:
                 grasp, needs_hand, release, _ = per_hand[hand]
                 # GRASP with a full hand always fails (each of its checks fails then: it ends with "hand full")
-                entries = grasp if held is None else needs_hand + release.get(held, [])
+                entries = grasp if held is None else [i for i in needs_hand if actions[i].name not in _ONTOP] + \
+                    release.get(held, [])
                 g = table[(hand, held)] = (entries, [(i, held) for i in entries], _PINS[h])
             groups[(hand, held)] = g
+            if held is None:
+                continue
+            contents = bool(state.children.get(held))  # has_contents(state, held)
+            g = table.get((hand, held, contents))
+            if g is None:
+                entries = [i for i in per_hand[hand][1] if actions[i].name in _ONTOP]
+                g = table[(hand, held, contents)] = (entries, [(i, held, contents) for i in entries],
+                                                     _PINS[h] | {("q", (_HAS_CONTENTS, (held,)))})
+            groups[(hand, held, contents)] = g
         kept = self._kept
         mask = kept.update(state, groups, self._decide)
         answers = kept.answers
@@ -209,7 +227,10 @@ class BehaviorEnv(TaskTextEnv):
 _LOADED: dict[tuple[str, str], tuple[Task, list]] = {}
 #: the read key of each hand (see :mod:`.tracking`): a LEFT_/RIGHT_ entry's answer is kept under its value
 _PINS = (frozenset({("h", 0)}), frozenset({("h", 1)}))
-_PLAIN = ("plain",)
+_PLAIN = "plain"
+_ONTOP = frozenset({"LEFT_TRANSFER_CONTENTS_ONTOP", "RIGHT_TRANSFER_CONTENTS_ONTOP"})
+_HAS_CONTENTS = has_contents.compute  # type: ignore[attr-defined]  # (kept-query keys)
+_BOTH_FULL_PIN = frozenset({("q", (both_hands_full.compute, ()))})  # type: ignore[attr-defined]
 #: how many tasks' kept masks an env keeps (as many as the loaded-task cache)
 KEPT_TASKS = 256
 
