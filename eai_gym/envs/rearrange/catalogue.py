@@ -140,6 +140,25 @@ def can_place(w: RearrangeWorld, agent: str, args: tuple[str, ...]) -> bool | No
         relation == "within" and f is not None and f.relation == "within")
 
 
+_OPEN_CLOSE = frozenset({"Open", "Close"})
+
+
+def open_close_entries(w: RearrangeWorld, agent: str, opening: bool, where: np.ndarray, parsed: list,
+                       mask: np.ndarray) -> None:
+    """Set the Open (``opening``) or Close entries at ``where`` that would start: the checks of the skill's
+    ``can_start`` (:mod:`.skills`), in its order, in one loop."""
+    s = w.state
+    if not opening and s.agents[agent].held is not None:
+        return  # Close with something in hand fails
+    furniture, is_open, distance, reach = s.house.furniture_by_name, s.open, skills.distance, skills.REACH
+    for i in where:
+        target = parsed[i][1][0]
+        f = furniture.get(target)
+        if (f is not None and f.articulated and is_open.get(target, False) != opening
+                and distance(w, agent, target) <= reach):
+            mask[i] = 1
+
+
 def legal_mask(world: RearrangeWorld, agent: str, actions: list[str]) -> np.ndarray:
     """int8 mask over ``MAX_ACTIONS``: the catalogue entries whose skill would start now. Only the entries
     that can start are tried: every Navigate/Explore/Wait/Done/FindAgentActionTool entry starts; a Pick
@@ -157,6 +176,9 @@ def legal_mask(world: RearrangeWorld, agent: str, actions: list[str]) -> np.ndar
             where = idx.place.get(held, ()) if held is not None else ()
         elif name == "Pick" and held is not None:
             continue  # the first check Pick makes fails
+        elif name in _OPEN_CLOSE:
+            open_close_entries(world, agent, name == "Open", where, idx.parsed, mask)
+            continue
         can_start = can_pick if name == "Pick" else skills.CAN_START.get(name)  # entries name existing things,
         # so the checks alone decide
         if can_start is not None:
