@@ -10,6 +10,7 @@ start (its immediate checks pass); a busy agent's action is ignored, so then onl
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
@@ -151,12 +152,34 @@ def open_close_entries(w: RearrangeWorld, agent: str, opening: bool, where: np.n
     if not opening and s.agents[agent].held is not None:
         return  # Close with something in hand fails
     furniture, is_open, distance, reach = s.house.furniture_by_name, s.open, skills.distance, skills.REACH
+    position = tuple(s.agents[agent].position)
+    within = _WITHIN_REACH.get((id(s.house), position))
+    if within is None or within[0] is not s.house:
+        if len(_WITHIN_REACH) > 4096:
+            _WITHIN_REACH.clear()
+        within = _WITHIN_REACH[(id(s.house), position)] = (s.house, within_reach(s.house, position))
     for i in where:
         target = parsed[i][1][0]
         f = furniture.get(target)
-        if (f is not None and f.articulated and is_open.get(target, False) != opening
-                and distance(w, agent, target) <= reach):
+        if f is None or not f.articulated or is_open.get(target, False) == opening:
+            continue
+        if target in s.loc or target in s.pos or target in s.agents or target in s.house.floors \
+                or target in s.house.room_by_name:  # (not plain furniture: skills.distance decides)
+            if distance(w, agent, target) <= reach:
+                mask[i] = 1
+        elif target in within[1]:
             mask[i] = 1
+
+
+#: (id of a house, an agent position) -> (the house, :func:`within_reach` of them)
+_WITHIN_REACH: dict[tuple, tuple] = {}
+
+
+def within_reach(house, position: tuple[float, float]) -> frozenset[str]:
+    """The furniture within ``skills.REACH`` of an agent at ``position``, measured as :func:`skills.distance`
+    measures it for a piece of furniture that is nothing else (not an object, agent, floor or room)."""
+    return frozenset(name for name, f in house.furniture_by_name.items()
+                     if math.hypot(position[0] - f.position[0], position[1] - f.position[2]) <= skills.REACH)
 
 
 def legal_mask(world: RearrangeWorld, agent: str, actions: list[str]) -> np.ndarray:
