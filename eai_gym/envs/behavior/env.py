@@ -55,6 +55,15 @@ class BehaviorEnv(TaskTextEnv):
         self._header_task: Task | None = None
         super().__init__(task_id, action_mode, terminate_on_error, render_mode, terminate_on_success)
 
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state.pop("_mask_groups", None)  # (its pinned keys hold kept-query functions, which do not pickle)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._mask_groups = {}  # (the mask's groups, rebuilt as they are needed)
+
     def load_task(self, task_id: str) -> Task[BehaviorState]:
         """The task, loaded once per (task, initial-state mode) and reused (tasks and states are values): its
         catalogue is built once, and when one episode on it follows another the kept answers carry over."""
