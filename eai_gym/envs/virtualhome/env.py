@@ -110,14 +110,25 @@ class VirtualHomeEnv(TaskTextEnv):
         held = state.targets(c, RH) | state.targets(c, LH)
         objects = self._objects
         near = [x for x in objects if x in close]
-        active = {_FREE: table[_FREE]}
         # an entry looked up only while its object is close (faced) read that query as True: its answer is kept
-        # through the query's changes (pinned), for when the object is close (faced) again; FIND is kept under
-        # whether its object is close, with the same effect
+        # through the query's changes (pinned), for when the object is close (faced) again. The entries needing
+        # no condition are kept under the character's states (pinned), FIND also under whether its object is
+        # close (pinned), with the same effect.
+        st = state.states(c)
+        g = table.get((_FREE, st))
+        if g is None:
+            rest = table[_FREE][0]
+            g = table[(_FREE, st)] = (rest, [(i, st) for i in rest], frozenset({("s", c)}))
+        active = {(_FREE, st): g}
         for x in objects:
-            g = table.get(("find", x, x in close))
-            if g is not None:
-                active[("find", x, x in close)] = g
+            key = ("find", x, x in close, st)
+            g = table.get(key)
+            if g is None:
+                find = table.get(("find", x))
+                if find is None:
+                    continue
+                g = table[key] = (find[0], [(find[0][0], key[2], st)], find[2])
+            active[key] = g
         for x in near:
             g = table.get(("close", x))
             if g is not None:
@@ -246,18 +257,16 @@ KEPT_TASKS = 512
 def mask_groups(groups: tuple[list[int], dict, dict, dict, dict], c: int,
                 actions: Sequence[Action]) -> dict[tuple, tuple]:
     """:func:`requirement_groups` as :class:`~eai_gym.core.kept_mask.KeptMask` groups: group key -> (entries,
-    answer keys, pinned read keys). FIND entries (which need no condition but decide by whether their object is
-    close) are grouped by their object ``x`` and whether it is close: ``("find", x, close)``, answer keys
-    ``(entry, close)``, the query pinned; the other entries needing no condition form ``("free",)``."""
+    answer keys, pinned read keys): the entries needing no condition but FIND (``("free",)``), the FIND entry on
+    each object ``x`` (``("find", x)``, pinned: whether x is close and the character's states) and the groups of
+    :func:`requirement_groups`. (:meth:`VirtualHomeEnv.legal_mask` keys the first two by the values they pin.)"""
     free, by_close, by_facing, by_held, by_held_close = groups
     rest = [i for i in free if actions[i].name != "FIND"]
     out: dict[tuple, tuple] = {_FREE: (rest, rest, frozenset())}
     for i in free:
         if actions[i].name == "FIND":
             x = actions[i].args[0]
-            pinned = frozenset({("q", (_IS_CLOSE, (c, x)))})
-            for cx in (False, True):
-                out[("find", x, cx)] = ([i], [(i, cx)], pinned)
+            out[("find", x)] = ([i], [i], frozenset({("q", (_IS_CLOSE, (c, x))), ("s", c)}))
     for x, g in by_close.items():
         out[("close", x)] = (g, g, frozenset({("q", (_IS_CLOSE, (c, x)))}))
     for x, g in by_facing.items():
