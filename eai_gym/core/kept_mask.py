@@ -35,8 +35,9 @@ class KeptMask:
         self.answers = KeptAnswers() if answers is None else answers
         self.mask = bytearray(size)  # (item writes on a bytearray are cheaper than on an array)
         self.active: dict[Hashable, Group] = {}
-        #: answer key -> (catalogue index, pinned keys) of every entry in an active group
-        self.live: dict[Hashable, tuple[int, frozenset]] = {}
+        #: answer key -> (catalogue index, pinned keys, group key), for every group met since the answers started
+        self.where: dict[Hashable, tuple[int, frozenset, Hashable]] = {}
+        self.met: set = set()  # the group keys in ``where``
         self.generation = -1
 
     def __reduce__(self):
@@ -50,30 +51,32 @@ class KeptMask:
         truth is entry ``i``'s answer."""
         answers = self.answers
         answers.advance(state)
-        mask, live, active = self.mask, self.live, self.active
+        mask, where, active = self.mask, self.where, self.active
         if answers.generation != self.generation:  # the answers started over (a new scene)
             self.generation = answers.generation
             mask[:] = bytes(len(mask))
-            live.clear()
+            where.clear()
+            self.met.clear()
             active.clear()
         for gkey in [g for g in active if g not in groups]:
-            entries, keys, _ = active.pop(gkey)
-            for i, k in zip(entries, keys):
+            for i in active.pop(gkey)[0]:
                 mask[i] = 0
-                del live[k]
         values, answer = answers.values, answers.answer
         for k in answers.dropped:
-            hit = live.get(k)
-            if hit is not None and k not in values:
-                i, pinned = hit
+            hit = where.get(k)
+            if hit is not None and hit[2] in active and k not in values:
+                i, pinned, _ = hit
                 mask[i] = 1 if answer(k, decide(i), pinned) else 0
         for gkey, group in groups.items():
             if gkey in active:
                 continue
             active[gkey] = group
             entries, keys, pinned = group
+            if gkey not in self.met:
+                self.met.add(gkey)
+                for i, k in zip(entries, keys):
+                    where[k] = (i, pinned, gkey)
             for i, k in zip(entries, keys):
-                live[k] = (i, pinned)
                 v = values.get(k, _MISSING)
                 if v is _MISSING:
                     v = answer(k, decide(i), pinned)
