@@ -17,8 +17,9 @@ import numpy as np
 
 from .answers import KeptAnswers
 
-#: a group of candidate entries: (catalogue indices, their answer keys, the pinned read keys of their answers)
 _MISSING = object()
+#: a group of candidate entries: (catalogue indices, their answer keys — each the index itself or a tuple starting
+#: with it —, the pinned read keys of their answers)
 Group = tuple[Sequence[int], Sequence[Hashable], frozenset]
 
 
@@ -35,8 +36,8 @@ class KeptMask:
         self.answers = KeptAnswers() if answers is None else answers
         self.mask = bytearray(size)  # (item writes on a bytearray are cheaper than on an array)
         self.active: dict[Hashable, Group] = {}
-        #: answer key -> (catalogue index, pinned keys, group key), for every group met since the answers started
-        self.where: dict[Hashable, tuple[int, frozenset, Hashable]] = {}
+        #: answer key -> its group's key, for every group met since the answers started
+        self.where: dict[Hashable, Hashable] = {}
         self.met: set = set()  # the group keys in ``where``
         self.generation = -1
 
@@ -48,7 +49,7 @@ class KeptMask:
                decide: Callable[[int], Callable[[Any], Any]]) -> np.ndarray:
         """The mask for ``state`` whose candidates are ``groups`` (group key -> group; a key names one fixed
         group, and an answer key is in one group only), as a fresh array; ``decide(i)`` is the function whose
-        truth is entry ``i``'s answer."""
+        truth is entry ``i``'s answer. An entry's answer key is its index ``i`` or a tuple ``(i, ...)``."""
         answers = self.answers
         answers.advance(state)
         mask, where, active = self.mask, self.where, self.active
@@ -63,10 +64,10 @@ class KeptMask:
                 mask[i] = 0
         values, answer = answers.values, answers.answer
         for k in answers.dropped:
-            hit = where.get(k)
-            if hit is not None and hit[2] in active and k not in values:
-                i, pinned, _ = hit
-                mask[i] = 1 if answer(k, decide(i), pinned) else 0
+            group = active.get(where.get(k, _MISSING))
+            if group is not None and k not in values:
+                i = k if type(k) is int else k[0]
+                mask[i] = 1 if answer(k, decide(i), group[2]) else 0
         for gkey, group in groups.items():
             if gkey in active:
                 continue
@@ -74,8 +75,8 @@ class KeptMask:
             entries, keys, pinned = group
             if gkey not in self.met:
                 self.met.add(gkey)
-                for i, k in zip(entries, keys):
-                    where[k] = (i, pinned, gkey)
+                for k in keys:
+                    where[k] = gkey
             for i, k in zip(entries, keys):
                 v = values.get(k, _MISSING)
                 if v is _MISSING:

@@ -144,8 +144,12 @@ class VirtualHomeEnv(TaskTextEnv):
                     active[("held", x)] = g
                 for y in near:
                     g = table.get(("held_close", x, y))
-                    if g is not None:
-                        active[("held_close", x, y)] = g
+                    if g is None:
+                        entries = self._groups[4].get((x, y))
+                        if not entries:
+                            continue
+                        g = table[("held_close", x, y)] = (entries, entries, close_pin(table, c, y))
+                    active[("held_close", x, y)] = g
         return self._kept.update(state, active, self._decide)
 
     def _decide(self, i: int):
@@ -268,14 +272,21 @@ def mask_groups(groups: tuple[list[int], dict, dict, dict, dict], c: int,
             x = actions[i].args[0]
             out[("find", x)] = ([i], [i], frozenset({("q", (_IS_CLOSE, (c, x))), ("s", c)}))
     for x, g in by_close.items():
-        out[("close", x)] = (g, g, frozenset({("q", (_IS_CLOSE, (c, x)))}))
+        out[("close", x)] = (g, g, close_pin(out, c, x))
     for x, g in by_facing.items():
         out[("facing", x)] = (g, g, frozenset({("q", (_IS_FACING, (c, x)))}))
     for x, g in by_held.items():
         out[("held", x)] = (g, g, frozenset())
-    for (x, y), g in by_held_close.items():
-        out[("held_close", x, y)] = (g, g, frozenset({("q", (_IS_CLOSE, (c, y)))}))
-    return out
+    return out  # (the ("held_close", x, y) groups, k * (k - 1) of them, are added when first needed)
+
+
+def close_pin(table: dict, c: int, x: int) -> frozenset:
+    """The pinned read keys of an entry looked up only while ``x`` is close (one object per ``x``, kept in
+    ``table`` under ``("close_pin", x)``)."""
+    pin = table.get(("close_pin", x))
+    if pin is None:
+        pin = table[("close_pin", x)] = frozenset({("q", (_IS_CLOSE, (c, x)))})
+    return pin
 
 
 def requirement_groups(actions: list[Action]) -> tuple[list[int], dict, dict, dict, dict]:
