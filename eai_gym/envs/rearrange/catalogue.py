@@ -103,7 +103,7 @@ _INDEX: dict[int, _Index] = {}
 def _index(actions: list[str]) -> _Index:
     idx = _INDEX.get(id(actions))
     if idx is None or idx.actions is not actions:
-        if len(_INDEX) > 64:
+        if len(_INDEX) > 256:  # (as many as the catalogues cached)
             _INDEX.clear()
         idx = _INDEX[id(actions)] = _Index(actions)
     return idx

@@ -346,6 +346,10 @@ class ActionCatalogue(Sequence[Action]):
         return self._size
 
     def __getitem__(self, i):  # type: ignore[override]
+        if type(i) is int:  # (the mask's and the step's lookups: an action already built)
+            a = self._built.get(i)
+            if a is not None:
+                return a
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(self._size))]
         i = operator.index(i)
