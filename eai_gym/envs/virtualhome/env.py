@@ -21,8 +21,9 @@ from ...core import Action, GoalStatus, Step, Task, WorldState
 from ...core.kept_mask import KeptMask
 from ..base import TaskTextEnv
 from .actions import ARITY, to_script
-from .dynamics import LH, RH, close_set, faced_set, holding_hand, is_close, is_facing, label
+from .dynamics import holding_hand, is_close, is_facing, label
 from .goals import action_goal_results
+from .mask_groups import active_groups, mask_groups
 from .plan_progress import shortest_plan_length
 from .tasks import CHARACTER_ID, load_task, task_ids, task_object_ids
 from .world import VirtualHomeWorld, action_item_json
@@ -100,56 +101,11 @@ class VirtualHomeEnv(TaskTextEnv):
         need it held (and the two-object ones the character close to the second); the executor decides.
         Each entry's answer is kept until a fact it read changes (:class:`~eai_gym.core.answers.KeptAnswers`),
         also from one episode of a task to the next, and the mask is updated where answers or candidates
-        changed (:class:`~eai_gym.core.kept_mask.KeptMask`); :meth:`full_legal_mask` decides every candidate
-        afresh."""
+        changed (:class:`~eai_gym.core.kept_mask.KeptMask`; the groups of candidates: :mod:`.mask_groups`);
+        :meth:`full_legal_mask` decides every candidate afresh."""
         assert self.episode is not None
         state = self.episode.state
-        c = self.world.character
-        table = self._mask_groups
-        close, faced = close_set(state, c), faced_set(state, c)
-        held = state.targets(c, RH) | state.targets(c, LH)
-        objects = self._objects
-        near = [x for x in objects if x in close]
-        # an entry looked up only while its object is close (faced) read that query as True: its answer is kept
-        # through the query's changes (pinned), for when the object is close (faced) again. The entries needing
-        # no condition are kept under the character's states (pinned), FIND also under whether its object is
-        # close (pinned), with the same effect.
-        st = state.states(c)
-        g = table.get((_FREE, st))
-        if g is None:
-            rest = table[_FREE][0]
-            g = table[(_FREE, st)] = (rest, [(i, st) for i in rest], frozenset({("s", c)}))
-        active = {(_FREE, st): g}
-        for x in objects:
-            key = ("find", x, x in close, st)
-            g = table.get(key)
-            if g is None:
-                find = table.get(("find", x))
-                if find is None:
-                    continue
-                g = table[key] = (find[0], [(find[0][0], key[2], st)], find[2])
-            active[key] = g
-        for x in near:
-            g = table.get(("close", x))
-            if g is not None:
-                active[("close", x)] = g
-        for x in objects:
-            if x in faced:
-                g = table.get(("facing", x))
-                if g is not None:
-                    active[("facing", x)] = g
-            if x in held:
-                g = table.get(("held", x))
-                if g is not None:
-                    active[("held", x)] = g
-                for y in near:
-                    g = table.get(("held_close", x, y))
-                    if g is None:
-                        entries = self._groups[4].get((x, y))
-                        if not entries:
-                            continue
-                        g = table[("held_close", x, y)] = (entries, entries, close_pin(table, c, y))
-                    active[("held_close", x, y)] = g
+        active = active_groups(self._mask_groups, self._groups[4], state, self.world.character, self._objects)
         return self._kept.update(state, active, self._decide)
 
     def _decide(self, i: int):
@@ -251,42 +207,9 @@ NEEDS_CLOSE = frozenset({"SIT", "LIE", "GRAB", "OPEN", "CLOSE", "SWITCHON", "SWI
 NEEDS_HELD = frozenset({"PUTBACK", "PUTIN", "POUR", "DROP", "RELEASE", "PUTON", "DRINK", "READ"})
 #: actions whose executor fails unless the character faces the object (``is_facing``)
 NEEDS_FACING = frozenset({"LOOKAT", "LOOKAT_MEDIUM", "LOOKAT_SHORT", "LOOKAT_LONG", "POINTAT", "WATCH"})
-_IS_CLOSE, _IS_FACING = is_close.compute, is_facing.compute  # type: ignore[attr-defined]  # kept-query keys
-_FREE = ("free",)
-#: how many tasks' kept masks an env keeps (as many as the task and catalogue caches; ~0.1 MB each after an
-#: episode; an access pattern cycling through more tasks than this would miss every time)
+#: how many tasks' kept masks an env keeps (as many as the task and catalogue caches; see docs/benchmarks.md
+#: for their memory; an access pattern cycling through more tasks than this would miss every time)
 KEPT_TASKS = 512
-
-
-def mask_groups(groups: tuple[list[int], dict, dict, dict, dict], c: int,
-                actions: Sequence[Action]) -> dict[tuple, tuple]:
-    """:func:`requirement_groups` as :class:`~eai_gym.core.kept_mask.KeptMask` groups: group key -> (entries,
-    answer keys, pinned read keys): the entries needing no condition but FIND (``("free",)``), the FIND entry on
-    each object ``x`` (``("find", x)``, pinned: whether x is close and the character's states) and the groups of
-    :func:`requirement_groups`. (:meth:`VirtualHomeEnv.legal_mask` keys the first two by the values they pin.)"""
-    free, by_close, by_facing, by_held, by_held_close = groups
-    rest = [i for i in free if actions[i].name != "FIND"]
-    out: dict[tuple, tuple] = {_FREE: (rest, rest, frozenset())}
-    for i in free:
-        if actions[i].name == "FIND":
-            x = actions[i].args[0]
-            out[("find", x)] = ([i], [i], frozenset({("q", (_IS_CLOSE, (c, x))), ("s", c)}))
-    for x, g in by_close.items():
-        out[("close", x)] = (g, g, close_pin(out, c, x))
-    for x, g in by_facing.items():
-        out[("facing", x)] = (g, g, frozenset({("q", (_IS_FACING, (c, x)))}))
-    for x, g in by_held.items():
-        out[("held", x)] = (g, g, frozenset())
-    return out  # (the ("held_close", x, y) groups, k * (k - 1) of them, are added when first needed)
-
-
-def close_pin(table: dict, c: int, x: int) -> frozenset:
-    """The pinned read keys of an entry looked up only while ``x`` is close (one object per ``x``, kept in
-    ``table`` under ``("close_pin", x)``)."""
-    pin = table.get(("close_pin", x))
-    if pin is None:
-        pin = table[("close_pin", x)] = frozenset({("q", (_IS_CLOSE, (c, x)))})
-    return pin
 
 
 def requirement_groups(actions: list[Action]) -> tuple[list[int], dict, dict, dict, dict]:
