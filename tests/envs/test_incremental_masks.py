@@ -198,3 +198,131 @@ def test_virtualhome_close_and_faced_sets_equal_the_queries():
         obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
         if term or trunc or n % 50 == 0:
             obs, info = env.reset(seed=n)
+
+
+# ---------------------------------------------------------------- kept masks (eai_gym.core.kept_mask)
+def _revisit_compare(env_id: str, task_ids: list[str], steps: int, seed: int, **kwargs) -> int:
+    """Like :func:`_walk_compare`, with episodes cycling through a few tasks, so every task's kept mask and
+    answers carry over from its last episode (the reset state differs from the state they were left in)."""
+    env = gym.make(env_id, action_mode="index", **kwargs)
+    inner = env.unwrapped
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed, options={"task_id": task_ids[0]})
+    checked = 0
+    for n in range(1, steps + 1):
+        assert np.array_equal(info["action_mask"], inner.full_legal_mask()), (inner.task.id, n)
+        checked += 1
+        legal = np.flatnonzero(info["action_mask"])
+        obs, r, term, trunc, info = env.step(int(legal[rng.integers(len(legal))]))
+        if term or trunc or n % 25 == 0:
+            obs, info = env.reset(seed=n, options={"task_id": task_ids[(n // 25) % len(task_ids)]})
+    return checked
+
+
+@pytest.mark.parametrize("protocol", ["fixed", "eai-1.0.5"])
+def test_virtualhome_kept_mask_carries_over_between_episodes_of_a_task(protocol):
+    from eai_gym.envs.virtualhome.tasks import task_ids
+
+    ids = list(task_ids()[5:8])
+    assert _revisit_compare("eai_gym/VirtualHome-v0", ids, 900, 4, protocol=protocol) == 900
+
+
+@pytest.mark.parametrize("protocol", ["fixed", "eai-1.0.5"])
+def test_behavior_kept_mask_carries_over_between_episodes_of_a_task(protocol):
+    from eai_gym.envs.behavior.tasks import task_ids
+
+    ids = list(task_ids()[10:13])
+    assert _revisit_compare("eai_gym/Behavior-v0", ids, 900, 5, protocol=protocol) == 900
+
+
+def _finds_a_difference(env_id: str, steps: int = 600, **kwargs) -> bool:
+    try:
+        _walk_compare(env_id, lambda e: e.full_legal_mask(), steps, 7, **kwargs)
+    except AssertionError:
+        return True
+    return False
+
+
+def test_the_equality_walks_catch_a_mask_that_ignores_dropped_answers(monkeypatch):
+    """Breaking the kept mask (answers dropped by a step are not decided again) makes the walks differ."""
+    from eai_gym.core.answers import KeptAnswers as Kept
+
+    real = Kept.advance
+
+    def forgetful(self, state):
+        real(self, state)
+        self.dropped = []
+
+    monkeypatch.setattr(Kept, "advance", forgetful)
+    assert _finds_a_difference("eai_gym/VirtualHome-v0")
+    assert _finds_a_difference("eai_gym/Behavior-v0")
+
+
+@pytest.mark.parametrize("query", ["is_close", "placing_error"])
+def test_the_equality_walks_catch_a_wrong_shared_basis(monkeypatch, query):
+    """Breaking a kept query's shared basis (its pick always says "no") makes the walks differ."""
+    from eai_gym.envs.behavior import dynamics as behavior_dynamics
+    from eai_gym.envs.virtualhome import dynamics as vh_dynamics
+
+    module, env_id = ((vh_dynamics, "eai_gym/VirtualHome-v0") if query == "is_close"
+                      else (behavior_dynamics, "eai_gym/Behavior-v0"))
+    compute = getattr(module, query).compute
+    basis, args, _ = compute.bulk
+    monkeypatch.setattr(compute, "bulk", (basis, args, lambda *a: None if query == "placing_error" else False))
+    assert _finds_a_difference(env_id)
+
+
+def _bulk_queries(module) -> list:
+    return [q for q in vars(module).values() if getattr(getattr(q, "compute", None), "bulk", None)]
+
+
+def test_shared_bases_pick_what_the_queries_compute():
+    """For every kept query with a shared basis, ``pick(basis(state, *basis_args(*args)), *args)`` equals the
+    query on states along random walks (every object, every held object, every hand)."""
+    from eai_gym.envs.behavior import dynamics as behavior_dynamics
+    from eai_gym.envs.virtualhome import dynamics as vh_dynamics
+
+    for module, env_id, n in ((vh_dynamics, "eai_gym/VirtualHome-v0", 2), (behavior_dynamics, "eai_gym/Behavior-v0", 0)):
+        queries = _bulk_queries(module)
+        assert queries, module.__name__
+        env = gym.make(env_id, action_mode="index")
+        inner = env.unwrapped
+        rng = np.random.default_rng(11)
+        obs, info = env.reset(seed=11)
+        for step in range(300):
+            state = inner.episode.state
+            objs = list(state.scene.objects)
+            for q in queries:
+                fn = q.compute
+                basis_fn, basis_args, pick = fn.bulk
+                if n == 2:  # (character, object)
+                    arg_lists = [(inner.world.character, x) for x in objs]
+                else:
+                    nargs = fn.__code__.co_argcount - 1
+                    held = [h for h in state.hands if h is not None] or objs[:1]
+                    arg_lists = ([(x,) for x in objs] if nargs == 1 and fn.__name__ == "in_a_hand"
+                                 else [(h,) for h in held] if nargs == 1
+                                 else [(x, h) if fn.__name__ == "placing_error" else (h, x) for x in objs for h in held])
+                for args in arg_lists:
+                    assert pick(basis_fn(state, *basis_args(*args)), *args) == fn(state, *args), (fn.__name__, args)
+            obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            if term or trunc or step % 50 == 49:
+                obs, info = env.reset(seed=step)
+
+
+def test_behavior_env_with_kept_masks_pickles_and_continues_identically():
+    import pickle
+
+    env = gym.make("eai_gym/Behavior-v0", action_mode="index")
+    obs, info = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(5):
+        obs, _, _, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    twin = pickle.loads(pickle.dumps(env))
+    for _ in range(20):
+        a = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        one, two = env.step(a), twin.step(a)
+        assert one[0] == two[0] and np.array_equal(one[4]["action_mask"], two[4]["action_mask"])
+        info = one[4]
+        if one[2] or one[3]:
+            break

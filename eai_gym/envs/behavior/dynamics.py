@@ -60,7 +60,19 @@ def both_hands_full(s: BehaviorState) -> bool:
     return s.hands[0] is not None and s.hands[1] is not None
 
 
-@state_query
+def hands_of(s: BehaviorState) -> tuple[str | None, str | None]:
+    return s.hands
+
+
+def _no_args(obj: str) -> tuple:
+    return ()
+
+
+def _in_hands(hands: tuple[str | None, str | None], obj: str) -> bool:
+    return obj in hands
+
+
+@state_query(bulk=(hands_of, _no_args, _in_hands))
 def in_a_hand(s: BehaviorState, obj: str) -> bool:
     return obj in s.hands
 
@@ -82,6 +94,37 @@ def interactivity_error(s: BehaviorState, obj: str) -> tuple[str, str] | None:
     if s.value(obj, "Sliced") and "part" not in obj:
         return AFF, f"{obj} is sliced, you need to interact with parts of it"
     return None
+
+
+def children_of(s: BehaviorState, held: str) -> tuple:
+    """What :func:`has_contents` and :func:`too_big_content` read: ``held``'s children (and the scene)."""
+    return s.children.get(held, ()), s.scene
+
+
+def _held_first(held: str, *rest: str) -> tuple:
+    return (held,)
+
+
+def _has_contents(basis: tuple, held: str) -> bool:
+    return bool(basis[0])
+
+
+def _first_too_big(basis: tuple, held: str, target: str) -> str | None:
+    children, scene = basis
+    limit = scene.objects[target].volume
+    return next((c for c in children if scene.objects[c].volume > limit), None)
+
+
+@state_query(bulk=(children_of, _held_first, _has_contents))
+def has_contents(s: BehaviorState, held: str) -> bool:
+    """Something is inside or on top of ``held`` (it has children in the tree)."""
+    return bool(s.children.get(held))
+
+
+@state_query(bulk=(children_of, _held_first, _first_too_big))
+def too_big_content(s: BehaviorState, held: str, target: str) -> str | None:
+    """The first of ``held``'s children with a larger volume than ``target`` (None if none)."""
+    return _first_too_big(children_of(s, held), held, target)
 
 
 # ------------------------------------------------------------------ shared checks
@@ -116,14 +159,29 @@ def place(obj: str, hand: str) -> Check:
     return c
 
 
-@state_query
+def subtree_of(s: BehaviorState, held: str) -> set[str]:
+    return s.subtree(held)
+
+
+def _held_arg(obj: str, held: str) -> tuple:
+    return (held,)
+
+
+def placing_error_in(carried: set[str], obj: str, held: str) -> tuple[str, str] | None:
+    """:func:`placing_error` given what the hand carries (``held`` and its subtree)."""
+    if obj == held:
+        return MISSING, "Release target obj first before place (PLACE)"
+    if obj in carried:
+        return MISSING, f"Release target obj {obj} first before place (PLACE)"
+    return None
+
+
+@state_query(bulk=(subtree_of, _held_arg, placing_error_in))
 def placing_error(s: BehaviorState, obj: str, held: str) -> tuple[str, str] | None:
     """Why ``obj`` cannot take what the hand holds (``held``, with what it carries), or None."""
     if obj == held:
-        return MISSING, "Release target obj first before place (PLACE)"
-    if obj in s.subtree(held):
-        return MISSING, f"Release target obj {obj} first before place (PLACE)"
-    return None
+        return placing_error_in(set(), obj, held)
+    return placing_error_in(s.subtree(held), obj, held)
 
 
 def ancestor_named(s: BehaviorState, obj: str, names: Sequence[str],

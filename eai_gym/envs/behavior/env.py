@@ -14,9 +14,10 @@ import numpy as np
 
 from ...core import Action, GoalStatus, Task
 from ...core.answers import KeptAnswers
+from ...core.kept_mask import KeptMask
 from ..base import TaskTextEnv
 from .actions import ACTIONS, TWO_OBJECTS, to_text
-from .dynamics import interactivity, place, run_checks
+from .dynamics import both_hands_full, has_contents, interactivity, place, run_checks
 from .goals import GoalCrash, partial_counts
 from .plan_progress import shortest_plan_length
 from .state import HANDS, BehaviorState
@@ -47,12 +48,21 @@ class BehaviorEnv(TaskTextEnv):
         self.task_ids = task_ids()
         if task_id is not None:
             task_record(task_id)
-        self._answers = KeptAnswers(BehaviorReadView, changed_keys)
+        self._kept_masks: dict[tuple, KeptMask] = {}  # (task id, mode) -> its kept mask (least recently used first)
         self._lines: dict = {}  # the observation's object lines (see BehaviorWorld.describe), for one scene
         self._lines_scene: object = None
         self._header: list[str] = []
         self._header_task: Task | None = None
         super().__init__(task_id, action_mode, terminate_on_error, render_mode, terminate_on_success)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state.pop("_mask_groups", None)  # (its pinned keys hold kept-query functions, which do not pickle)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._mask_groups = {}  # (the mask's groups, rebuilt as they are needed)
 
     def load_task(self, task_id: str) -> Task[BehaviorState]:
         """The task, loaded once per (task, initial-state mode) and reused (tasks and states are values): its
@@ -67,13 +77,21 @@ class BehaviorEnv(TaskTextEnv):
         return hit[0]
 
     def catalogue(self, task: Task) -> list[Action]:
-        cached = _LOADED.get((task.id, self.initial_state))
+        key = (task.id, self.initial_state)
+        cached = _LOADED.get(key)
         if cached is None or cached[0] is not task:  # a task not loaded through load_task
             cached = (task, [])
         if not cached[1]:
             acts = catalogue(task.initial_state)
-            cached[1].extend((acts, hand_groups(acts, task.initial_state.scene.order)))
-        acts, self._groups = cached[1]
+            groups = hand_groups(acts, task.initial_state.scene.order)
+            cached[1].extend((acts, groups, {}))
+        acts, self._groups, self._mask_groups = cached[1]
+        # the task's kept answers and mask carry over from its last episode in this env
+        self._kept = self._kept_masks.pop(key, None) or KeptMask(
+            self.action_space.n, KeptAnswers(BehaviorReadView, changed_keys))
+        self._kept_masks[key] = self._kept  # (most recently used last)
+        if len(self._kept_masks) > KEPT_TASKS:
+            del self._kept_masks[next(iter(self._kept_masks))]
         return acts
 
     def catalogue_size(self) -> int:
@@ -82,30 +100,53 @@ class BehaviorEnv(TaskTextEnv):
     def legal_mask(self) -> np.ndarray:
         """Which catalogue entries would execute. Only entries some state of the hands allows are tried
         (:func:`hand_groups`). Each entry's answer is kept until a fact it read changes
-        (:class:`~eai_gym.core.answers.KeptAnswers`); a LEFT_/RIGHT_ entry's answer is kept under what that
-        hand holds, so it is reused when the hand holds the same again. :meth:`full_legal_mask` decides every
-        candidate afresh."""
+        (:class:`~eai_gym.core.answers.KeptAnswers`), also from one episode of a task to the next; a LEFT_/RIGHT_
+        entry's answer is kept under what that hand holds, so it is reused when the hand holds the same again.
+        The mask is updated where answers or candidates changed (:class:`~eai_gym.core.kept_mask.KeptMask`).
+        :meth:`full_legal_mask` decides every candidate afresh."""
         assert self.episode is not None
         state = self.episode.state  # the history only tells a wrong order from a missing step, not legality
-        answers = self._answers
-        answers.advance(state)
-        values, actions, try_ok = answers.values, self.actions, self._try_ok
         plain, per_hand = self._groups
-
-        def decide(i: int):
-            return lambda w: try_ok(w, actions[i])
-
-        legal = answers.truthy(plain, plain, decide)
-        mask = np.zeros(self.action_space.n, dtype=np.int8)
+        table = self._mask_groups
+        # the entries needing no hand are kept under whether both hands are full (that query pinned); a hand's
+        # entries under what it holds (the hand pinned), and its TRANSFER_CONTENTS_ONTOP entries also under
+        # whether what it holds has contents (that query pinned)
+        full = state.hands[0] is not None and state.hands[1] is not None  # both_hands_full(state)
+        g = table.get((_PLAIN, full))
+        if g is None:
+            g = table[(_PLAIN, full)] = (plain, [(i, full) for i in plain], _BOTH_FULL_PIN)
+        groups = {(_PLAIN, full): g}
+        actions = self.actions
         for h, hand in enumerate(HANDS):
-            grasp, needs_hand, release, (nto, first, second) = per_hand[hand]
             held = state.hands[h]
-            pin = _PINS[h]
-            entries = grasp if held is None else grasp + needs_hand + release.get(held, [])
-            legal += answers.truthy(entries, [(i, held) for i in entries], decide, pin)
+            g = table.get((hand, held))
+            if g is None:
+                grasp, needs_hand, release, _ = per_hand[hand]
+                # GRASP with a full hand always fails (each of its checks fails then: it ends with "hand full")
+                entries = grasp if held is None else [i for i in needs_hand if actions[i].name not in _ONTOP] + \
+                    release.get(held, [])
+                g = table[(hand, held)] = (entries, [(i, held) for i in entries], _PINS[h])
+            groups[(hand, held)] = g
+            if held is None:
+                continue
+            contents = bool(state.children.get(held))  # has_contents(state, held)
+            g = table.get((hand, held, contents))
+            if g is None:
+                entries = [i for i in per_hand[hand][1] if actions[i].name in _ONTOP]
+                g = table[(hand, held, contents)] = (entries, [(i, held, contents) for i in entries],
+                                                     _PINS[h] | {("q", (_HAS_CONTENTS, (held,)))})
+            groups[(hand, held, contents)] = g
+        kept = self._kept
+        mask = kept.update(state, groups, self._decide)
+        answers = kept.answers
+        values = answers.values
+        for h, hand in enumerate(HANDS):
+            nto, first, second = per_hand[hand][3]
+            held = state.hands[h]
             if held is None or not len(nto):
                 continue  # placing with an empty hand always fails
             # PLACE_NEXTTO_ONTOP(t1, t2) runs the PLACE checks on t1, then on t2, and nothing else
+            pin = _PINS[h]
             ok = np.zeros(len(state.scene.order), dtype=bool)
             for p, t in enumerate(state.scene.order):
                 key = (hand, t, held)
@@ -115,8 +156,11 @@ class BehaviorEnv(TaskTextEnv):
                         w, [place(t, hand), interactivity(t)]) is None, pin)
                 ok[p] = v
             mask[nto[ok[first] & ok[second]]] = 1
-        mask[legal] = 1
         return mask
+
+    def _decide(self, i: int):
+        actions, try_ok = self.actions, self._try_ok
+        return lambda w: try_ok(w, actions[i])
 
     def _try_ok(self, state: BehaviorState, action: Action) -> bool:
         new, _, crash = self.world.try_action(state, action, dry_run=True)
@@ -192,6 +236,12 @@ class BehaviorEnv(TaskTextEnv):
 _LOADED: dict[tuple[str, str], tuple[Task, list]] = {}
 #: the read key of each hand (see :mod:`.tracking`): a LEFT_/RIGHT_ entry's answer is kept under its value
 _PINS = (frozenset({("h", 0)}), frozenset({("h", 1)}))
+_PLAIN = "plain"
+_ONTOP = frozenset({"LEFT_TRANSFER_CONTENTS_ONTOP", "RIGHT_TRANSFER_CONTENTS_ONTOP"})
+_HAS_CONTENTS = has_contents.compute  # type: ignore[attr-defined]  # (kept-query keys)
+_BOTH_FULL_PIN = frozenset({("q", (both_hands_full.compute, ()))})  # type: ignore[attr-defined]
+#: how many tasks' kept masks an env keeps (as many as the loaded-task cache)
+KEPT_TASKS = 256
 
 
 def hand_groups(actions: list[Action], order: tuple[str, ...]) -> tuple[list[int], dict[str, tuple]]:

@@ -9,7 +9,8 @@ It raises :class:`ExecutionCrash` where the reference raises (the action then fa
 from __future__ import annotations
 
 from dataclasses import dataclass
-from .dynamics import ADD, AFF, MISSING, Errors, check, in_a_hand, interactivity, place, run_checks
+from .dynamics import (ADD, AFF, MISSING, Errors, check, has_contents, in_a_hand, interactivity, place, run_checks,
+                       too_big_content)
 from .state import INSIDE, NEXTTO, ONFLOOR, ONTOP, UNDER, BehaviorState
 
 
@@ -209,7 +210,7 @@ def place_nextto_ontop(s, history, args, errors, rules, hand):
 def _transfer(s, rules, hand, target, link):
     held = s.held(hand)
     if rules.dry_run:
-        if s.children.get(held) and not rules.transfer_moves_all:
+        if not rules.transfer_moves_all and has_contents(s, held):
             raise ExecutionCrash("dictionary changed size during iteration", s)
         return s
     n = s.copy()
@@ -229,9 +230,9 @@ def transfer_inside(s, history, args, errors, rules, hand):
         held = st.held(hand)
         if held is None:
             return None
-        for child in st.children.get(held, ()):
-            if _vol(st, child) > _vol(st, target):
-                return AFF, f"Object {child} too big to pour inside {target}"
+        child = too_big_content(st, held, target)  # (the first child with a larger volume than the target)
+        if child is not None:
+            return AFF, f"Object {child} too big to pour inside {target}"
         if st.value(target, "Open") is False:
             return MISSING, f"Target object {target} is closed"
         return None
@@ -245,7 +246,8 @@ def transfer_ontop(s, history, args, errors, rules, hand):
     target = args[0]
 
     def pour_check(st: BehaviorState):
-        if len(st.in_hand_objects(hand)) == 1:
+        held = st.held(hand)  # (len(in_hand_objects(hand)) == 1: something held, with nothing in or on it)
+        if held is not None and not has_contents(st, held):
             return AFF, f"Only holding one obj in {hand}, nothing to pour"
         return None
 

@@ -39,20 +39,32 @@ def flatten(literal: Any) -> list[str]:
     return out
 
 
-def state_dict(s: BehaviorState, protocol: str) -> tuple[dict[str, tuple[set, set]], set[tuple[str, str, str]]]:
-    """``nodes[name] = (states, properties)`` and the set of ``(from, relation, to)`` edges."""
+def state_dict(s: BehaviorState, protocol: str, memo: dict | None = None
+               ) -> tuple[dict[str, tuple[set, set]], set[tuple[str, str, str]]]:
+    """``nodes[name] = (states, properties)`` and the set of ``(from, relation, to)`` edges. ``memo``: a dict
+    the caller keeps, where each object's node is kept with the values and hand it was computed from (a
+    state's per-object values are replaced, never changed in place); the nodes are then shared: read only."""
     nodes: dict[str, tuple[set, set]] = {}
     for name in s.scene.order:
         obj = s.scene.objects[name]
+        vals = s.values.get(name)
+        hand = 1 if s.hands[0] == name else 2 if s.hands[1] == name else 0
+        if memo is not None:
+            hit = memo.get(name)
+            if hit is not None and hit[0] is obj and hit[1] is vals and hit[2] == hand:
+                nodes[name] = hit[3]
+                continue
         props = {k.lower() for k in obj.keys if k in _GRAPH_KEYS}
-        states = {k.lower() for k in obj.keys if k in _GRAPH_KEYS and s.values.get(name, {}).get(k)}
+        states = {k.lower() for k in obj.keys if k in _GRAPH_KEYS and (vals or {}).get(k)}
         if not obj.room_floor:
             props |= {"inhandofrobot", "inlefthandofrobot", "inrighthandofrobot"}
-        if s.hands[0] == name:
+        if hand == 1:
             states |= {"inlefthandofrobot", "inhandofrobot"}
-        elif s.hands[1] == name:
+        elif hand == 2:
             states |= {"inrighthandofrobot", "inhandofrobot"}
         nodes[name] = (states, props)
+        if memo is not None:
+            memo[name] = (obj, vals, hand, nodes[name])
     edges = {(a, rel.lower(), b) for (a, b), rel in s.edges.items()}
     for name, (par, link) in s.parent.items():
         edges.add((name, ONTOP if link == ONTOP else INSIDE, par))
@@ -81,10 +93,29 @@ _GRAPH_KEYS = frozenset({"Cooked", "Dusty", "Frozen", "Open", "Sliced", "Soaked"
                          "Slicer", "CleaningTool"})
 
 
+#: a literal (by value when hashable, else by id, with the literal kept) -> (literal, tokens, negated, body)
+_TOKENS: dict[Any, tuple] = {}
+
+
+def literal_tokens(lit: Any) -> tuple[list[str], bool, list[str]]:
+    """(``flatten(lit)``, whether it is negated, its tokens without ``not``), kept per literal."""
+    try:
+        hash(lit)
+        key: Any = lit
+    except TypeError:
+        key = ("<id>", id(lit))
+    hit = _TOKENS.get(key)
+    if hit is None or (key is not lit and hit[0] is not lit):
+        if len(_TOKENS) >= 65536:
+            _TOKENS.clear()
+        toks = flatten(lit)
+        negated = "not" in toks
+        hit = _TOKENS[key] = (lit, toks, negated, [t for t in toks if t != "not"] if negated else toks)
+    return hit[1], hit[2], hit[3]
+
+
 def literal_holds(lit: Any, nodes, edges, names: dict[str, str], protocol: str) -> bool:
-    toks = flatten(lit)
-    negated = "not" in toks
-    body = [t for t in toks if t != "not"] if negated else toks
+    toks, negated, body = literal_tokens(lit)
     try:
         if len(body) == 2:
             state = _RENAME.get(body[0], body[0])
@@ -105,10 +136,10 @@ def literal_holds(lit: Any, nodes, edges, names: dict[str, str], protocol: str) 
 
 
 def check_conditions(s: BehaviorState, conditions: Sequence[GoalCondition], names: dict[str, str],
-                     protocol: str) -> list[bool]:
+                     protocol: str, memo: dict | None = None) -> list[bool]:
     """Per condition: does some option hold entirely? (``fixed``: a truncated condition is decided on
-    its formula.)"""
-    nodes, edges = state_dict(s, protocol)
+    its formula.) ``memo``: see :func:`state_dict`."""
+    nodes, edges = state_dict(s, protocol, memo)
     scope = None
     out = []
     for c in conditions:

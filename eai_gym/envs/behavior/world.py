@@ -53,6 +53,7 @@ class BehaviorWorld:
         #: the last goal check, ``(state, goal, names, satisfied or GoalCrash message)``: states are values, so a
         #: step that leaves the state as it was (a failed action, NAVIGATE_TO) reuses it
         self._last_check: tuple | None = None
+        self._nodes: dict = {}  # the goal check's per-object nodes (goals.state_dict's memo)
 
     # ------------------------------------------------------------------ parsing
     def parse(self, text: str, state: BehaviorState) -> Action:
@@ -126,7 +127,7 @@ class BehaviorWorld:
         last = self._last_check
         if last is None or last[0] is not state or last[1] is not goal or last[2] is not names:
             try:
-                result: tuple | str = tuple(check_conditions(state, goal, names, self.protocol))
+                result: tuple | str = tuple(check_conditions(state, goal, names, self.protocol, self._nodes))
             except GoalCrash as e:
                 result = str(e)
             last = self._last_check = (state, goal, names, result)

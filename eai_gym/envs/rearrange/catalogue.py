@@ -10,6 +10,7 @@ start (its immediate checks pass); a busy agent's action is ignored, so then onl
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
@@ -81,6 +82,19 @@ class _Index:
                 self.place.setdefault(args[0], []).append(i)
         self.by_name = {k: np.array(v, dtype=np.intp) for k, v in by_name.items()}
         self.wait = actions.index("Wait[]")
+        self.wait_mask = np.zeros(MAX_ACTIONS, dtype=np.int8)  # a busy agent's mask
+        self.wait_mask[self.wait] = 1
+        self._always: dict[frozenset, np.ndarray] = {}
+
+    def always_mask(self, caps: set[str]) -> np.ndarray:
+        """The entries that start whenever the agent is idle, for an agent with these skills (not to be changed)."""
+        key = frozenset(caps & _ALWAYS)
+        mask = self._always.get(key)
+        if mask is None:
+            mask = self._always[key] = np.zeros(MAX_ACTIONS, dtype=np.int8)
+            for name in key:
+                mask[self.by_name.get(name, ())] = 1
+        return mask
 
 
 _INDEX: dict[int, _Index] = {}
@@ -89,7 +103,7 @@ _INDEX: dict[int, _Index] = {}
 def _index(actions: list[str]) -> _Index:
     idx = _INDEX.get(id(actions))
     if idx is None or idx.actions is not actions:
-        if len(_INDEX) > 64:
+        if len(_INDEX) > 256:  # (as many as the catalogues cached)
             _INDEX.clear()
         idx = _INDEX[id(actions)] = _Index(actions)
     return idx
@@ -127,27 +141,67 @@ def can_place(w: RearrangeWorld, agent: str, args: tuple[str, ...]) -> bool | No
         relation == "within" and f is not None and f.relation == "within")
 
 
+_OPEN_CLOSE = frozenset({"Open", "Close"})
+
+
+def open_close_entries(w: RearrangeWorld, agent: str, opening: bool, where: np.ndarray, parsed: list,
+                       mask: np.ndarray) -> None:
+    """Set the Open (``opening``) or Close entries at ``where`` that would start: the checks of the skill's
+    ``can_start`` (:mod:`.skills`), in its order, in one loop."""
+    s = w.state
+    if not opening and s.agents[agent].held is not None:
+        return  # Close with something in hand fails
+    furniture, is_open, distance, reach = s.house.furniture_by_name, s.open, skills.distance, skills.REACH
+    position = tuple(s.agents[agent].position)
+    within = _WITHIN_REACH.get((id(s.house), position))
+    if within is None or within[0] is not s.house:
+        if len(_WITHIN_REACH) > 4096:
+            _WITHIN_REACH.clear()
+        within = _WITHIN_REACH[(id(s.house), position)] = (s.house, within_reach(s.house, position))
+    for i in where:
+        target = parsed[i][1][0]
+        f = furniture.get(target)
+        if f is None or not f.articulated or is_open.get(target, False) == opening:
+            continue
+        if target in s.loc or target in s.pos or target in s.agents or target in s.house.floors \
+                or target in s.house.room_by_name:  # (not plain furniture: skills.distance decides)
+            if distance(w, agent, target) <= reach:
+                mask[i] = 1
+        elif target in within[1]:
+            mask[i] = 1
+
+
+#: (id of a house, an agent position) -> (the house, :func:`within_reach` of them)
+_WITHIN_REACH: dict[tuple, tuple] = {}
+
+
+def within_reach(house, position: tuple[float, float]) -> frozenset[str]:
+    """The furniture within ``skills.REACH`` of an agent at ``position``, measured as :func:`skills.distance`
+    measures it for a piece of furniture that is nothing else (not an object, agent, floor or room)."""
+    return frozenset(name for name, f in house.furniture_by_name.items()
+                     if math.hypot(position[0] - f.position[0], position[1] - f.position[2]) <= skills.REACH)
+
+
 def legal_mask(world: RearrangeWorld, agent: str, actions: list[str]) -> np.ndarray:
     """int8 mask over ``MAX_ACTIONS``: the catalogue entries whose skill would start now. Only the entries
     that can start are tried: every Navigate/Explore/Wait/Done/FindAgentActionTool entry starts; a Pick
     only with empty hands, a Place only of the held object."""
-    mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
     idx = _index(actions)
     if not world.idle(agent):
-        mask[idx.wait] = 1
-        return mask
+        return idx.wait_mask.copy()
     held = world.state.agents[agent].held
     caps = world.capabilities[agent]
+    mask = idx.always_mask(caps).copy()
     for name, where in idx.by_name.items():
-        if name not in caps:
-            continue
-        if name in _ALWAYS:
-            mask[where] = 1
+        if name not in caps or name in _ALWAYS:
             continue
         if name == "Place":
             where = idx.place.get(held, ()) if held is not None else ()
         elif name == "Pick" and held is not None:
             continue  # the first check Pick makes fails
+        elif name in _OPEN_CLOSE:
+            open_close_entries(world, agent, name == "Open", where, idx.parsed, mask)
+            continue
         can_start = can_pick if name == "Pick" else skills.CAN_START.get(name)  # entries name existing things,
         # so the checks alone decide
         if can_start is not None:

@@ -90,10 +90,18 @@ class RearrangeEpisode:
         return out
 
     def spec(self, protocol: str = "fixed") -> EvaluationSpec:
+        """The evaluation spec, built once per protocol and shared (a spec is a value: nothing changes it; an
+        episode whose ``evaluation`` is replaced builds it again)."""
+        built = self.__dict__.setdefault("_specs", {})  # (not a dataclass field: equality and repr ignore it)
+        hit = built.get(protocol)
+        if hit is not None and hit[0] is self.evaluation:
+            return hit[1]
         try:
-            return EvaluationSpec.from_json(self.evaluation, protocol)
+            spec = EvaluationSpec.from_json(self.evaluation, protocol)
         except SpecError as e:
             raise EpisodeError(f"episode {self.episode_id}: {e}") from None
+        built[protocol] = (self.evaluation, spec)
+        return spec
 
 
 def load_episodes(path: str | Path) -> list[RearrangeEpisode]:

@@ -105,27 +105,6 @@ def in_a_room(s: WorldState, x) -> bool:
     return room_of(s, x) is not None
 
 
-@state_query
-def is_close(s: WorldState, c, x) -> bool:
-    """Character close to x: directly, or close to something that is close to x or that x is on."""
-    near = s.targets(c, CLOSE)
-    if x in near:
-        return True
-    on_x = s.targets(x, ON)
-    for n in near:
-        if x in s.targets(n, CLOSE) or n in on_x:
-            return True
-    return False
-
-
-@state_query
-def is_facing(s: WorldState, c, x) -> bool:
-    facing = s.targets(c, FACING)
-    if x in facing:
-        return True
-    return any(x in s.targets(f, FACING) for f in facing)
-
-
 def close_set(s: WorldState, c) -> set:
     """Every x with ``is_close(s, c, x)``, in one pass (x is on something close when it is a source of its ON)."""
     near = s.targets(c, CLOSE)
@@ -143,6 +122,35 @@ def faced_set(s: WorldState, c) -> set:
     for f in facing:
         out |= s.targets(f, FACING)
     return out
+
+
+def _character_arg(c, x) -> tuple:
+    return (c,)
+
+
+def _in_basis(basis: set, c, x) -> bool:
+    return x in basis
+
+
+@state_query(bulk=(close_set, _character_arg, _in_basis))
+def is_close(s: WorldState, c, x) -> bool:
+    """Character close to x: directly, or close to something that is close to x or that x is on."""
+    near = s.targets(c, CLOSE)
+    if x in near:
+        return True
+    on_x = s.targets(x, ON)
+    for n in near:
+        if x in s.targets(n, CLOSE) or n in on_x:
+            return True
+    return False
+
+
+@state_query(bulk=(faced_set, _character_arg, _in_basis))
+def is_facing(s: WorldState, c, x) -> bool:
+    facing = s.targets(c, FACING)
+    if x in facing:
+        return True
+    return any(x in s.targets(f, FACING) for f in facing)
 
 
 def free_hand(s: WorldState, c) -> str | None:

@@ -18,11 +18,12 @@ from typing import Any
 import numpy as np
 
 from ...core import Action, GoalStatus, Step, Task, WorldState
-from ...core.answers import KeptAnswers
+from ...core.kept_mask import KeptMask
 from ..base import TaskTextEnv
 from .actions import ARITY, to_script
-from .dynamics import LH, RH, close_set, faced_set, holding_hand, is_close, is_facing, label
+from .dynamics import holding_hand, is_close, is_facing, label
 from .goals import action_goal_results
+from .mask_groups import active_groups, mask_groups
 from .plan_progress import shortest_plan_length
 from .tasks import CHARACTER_ID, load_task, task_ids, task_object_ids
 from .world import VirtualHomeWorld, action_item_json
@@ -55,8 +56,18 @@ class VirtualHomeEnv(TaskTextEnv):
         self._lines: dict = {}
         self._header: str | None = None
         self._objects: tuple[int, ...] = ()
-        self._answers = KeptAnswers()
+        self._kept_masks: dict[str, KeptMask] = {}  # task id -> its kept mask (least recently used first)
         super().__init__(task_id, action_mode, terminate_on_error, render_mode, terminate_on_success)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state.pop("_mask_groups", None)  # (its pinned keys hold kept-query functions, which do not pickle)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if "_groups" in state:
+            self._mask_groups = mask_groups(self._groups, self.world.character, self.actions)
 
     def load_task(self, task_id: str) -> Task[WorldState]:
         task = load_task(task_id)
@@ -74,55 +85,32 @@ class VirtualHomeEnv(TaskTextEnv):
             if len(_CATALOGUES) > 512:
                 _CATALOGUES.clear()
             acts = catalogue(self.world, task)
-            cached = _CATALOGUES[key] = (task.initial_state.scene, acts, acts.requirement_groups())
-        self._groups = cached[2]
-        self._answers.clear()
+            groups = acts.requirement_groups()
+            cached = _CATALOGUES[key] = (task.initial_state.scene, acts, groups,
+                                         mask_groups(groups, self.world.character, acts))
+        self._groups, self._mask_groups = cached[2], cached[3]
+        self._kept = self._kept_masks.pop(task.id, None) or KeptMask(self.action_space.n)
+        self._kept_masks[task.id] = self._kept  # (most recently used last)
+        if len(self._kept_masks) > KEPT_TASKS:
+            del self._kept_masks[next(iter(self._kept_masks))]
         return cached[1]
 
     def legal_mask(self) -> np.ndarray:
         """Which catalogue entries would execute. Only entries whose necessary condition holds are tried:
         the actions in ``NEEDS_CLOSE`` need the character close to their object, those in ``NEEDS_HELD``
         need it held (and the two-object ones the character close to the second); the executor decides.
-        Each entry's answer is kept until a fact it read changes (:class:`~eai_gym.core.answers.KeptAnswers`);
+        Each entry's answer is kept until a fact it read changes (:class:`~eai_gym.core.answers.KeptAnswers`),
+        also from one episode of a task to the next, and the mask is updated where answers or candidates
+        changed (:class:`~eai_gym.core.kept_mask.KeptMask`; the groups of candidates: :mod:`.mask_groups`);
         :meth:`full_legal_mask` decides every candidate afresh."""
         assert self.episode is not None
         state = self.episode.state
-        answers = self._answers
-        answers.advance(state)
+        active = active_groups(self._mask_groups, self._groups[4], state, self.world.character, self._objects)
+        return self._kept.update(state, active, self._decide)
+
+    def _decide(self, i: int):
         actions, ok = self.actions, self.world.try_action_ok
-
-        def decide(i: int):
-            return lambda w: ok(w, actions[i])
-
-        c = self.world.character
-        free, by_close, by_facing, by_held, by_held_close = self._groups
-        close, faced = close_set(state, c), faced_set(state, c)
-        held = state.targets(c, RH) | state.targets(c, LH)
-        near = [x for x in self._objects if x in close]
-        legal = answers.truthy(free, free, decide)
-        # an entry looked up only while its object is close (facing) read that query as True: its answer is kept
-        # through the query's changes (pinned), for when the object is close (faced) again
-        for x in near:
-            group = by_close.get(x)
-            if group:
-                legal += answers.truthy(group, group, decide, frozenset({("q", (_IS_CLOSE, (c, x)))}))
-        for x in self._objects:
-            group = by_facing.get(x)
-            if group and x in faced:
-                legal += answers.truthy(group, group, decide, frozenset({("q", (_IS_FACING, (c, x)))}))
-        for x in self._objects:
-            if x not in held:
-                continue
-            group = by_held.get(x)
-            if group:
-                legal += answers.truthy(group, group, decide)
-            for y in near:
-                group = by_held_close.get((x, y))
-                if group:
-                    legal += answers.truthy(group, group, decide, frozenset({("q", (_IS_CLOSE, (c, y)))}))
-        mask = np.zeros(self.action_space.n, dtype=np.int8)
-        mask[legal] = 1
-        return mask
+        return lambda w: ok(w, actions[i])
 
     def full_legal_mask(self) -> np.ndarray:
         """:meth:`legal_mask` without the kept answers: every candidate entry's executor runs."""
@@ -219,7 +207,9 @@ NEEDS_CLOSE = frozenset({"SIT", "LIE", "GRAB", "OPEN", "CLOSE", "SWITCHON", "SWI
 NEEDS_HELD = frozenset({"PUTBACK", "PUTIN", "POUR", "DROP", "RELEASE", "PUTON", "DRINK", "READ"})
 #: actions whose executor fails unless the character faces the object (``is_facing``)
 NEEDS_FACING = frozenset({"LOOKAT", "LOOKAT_MEDIUM", "LOOKAT_SHORT", "LOOKAT_LONG", "POINTAT", "WATCH"})
-_IS_CLOSE, _IS_FACING = is_close.compute, is_facing.compute  # type: ignore[attr-defined]  # kept-query keys
+#: how many tasks' kept masks an env keeps (as many as the task and catalogue caches; see docs/benchmarks.md
+#: for their memory; an access pattern cycling through more tasks than this would miss every time)
+KEPT_TASKS = 512
 
 
 def requirement_groups(actions: list[Action]) -> tuple[list[int], dict, dict, dict, dict]:
@@ -279,6 +269,10 @@ class ActionCatalogue(Sequence[Action]):
         return self._size
 
     def __getitem__(self, i):  # type: ignore[override]
+        if type(i) is int:  # (the mask's and the step's lookups: an action already built)
+            a = self._built.get(i)
+            if a is not None:
+                return a
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(self._size))]
         i = operator.index(i)

@@ -76,6 +76,64 @@ def unroll_propositions(props: list[EvaluationProposition], deps: list[Evaluatio
     return origin
 
 
+@dataclass(frozen=True)
+class EpisodeTemplate:
+    """What every episode of one spec starts from: the unrolled propositions, dependencies and constraints,
+    each proposition's evaluator, default result arguments and gating dependencies, and (``fixed``) the
+    evaluation order. Shared by the trackers of the spec, which only read it."""
+
+    propositions: list[EvaluationProposition]
+    dependencies: list[EvaluationPropositionDependency]
+    constraints: list[Constraint]
+    origin: list[int]
+    defaults: list[dict[str, str]]
+    calls: list[Any]
+    gates: list[list[int]]
+    order: list[int] | None
+
+
+#: id of a spec -> (the spec, protocol -> its template); a spec is a value, so its template is built once
+_TEMPLATES: dict[int, tuple[EvaluationSpec, dict[str, EpisodeTemplate]]] = {}
+
+
+def episode_template(spec: EvaluationSpec, protocol: str) -> EpisodeTemplate:
+    """The spec's :class:`EpisodeTemplate` under ``protocol``, built the first time it is asked for."""
+    hit = _TEMPLATES.get(id(spec))
+    if hit is None or hit[0] is not spec:
+        if len(_TEMPLATES) >= 512:
+            _TEMPLATES.clear()
+        hit = _TEMPLATES[id(spec)] = (spec, {})
+    t = hit[1].get(protocol)
+    if t is None:
+        t = hit[1][protocol] = _build_template(spec, protocol)
+    return t
+
+
+def _build_template(spec: EvaluationSpec, protocol: str) -> EpisodeTemplate:
+    propositions = deepcopy(spec.propositions)
+    dependencies = deepcopy(spec.dependencies)
+    constraints = [c.copy_for(protocol) for c in spec.constraints]
+    origin = unroll_propositions(propositions, dependencies, constraints, protocol)
+    n = len(propositions)
+    evaluate = predicates_partnr.bind if protocol == "partnr" else predicates_fixed.bind
+    gates: list[list[int]] = [[] for _ in range(n)]  # dependency indices gating each proposition
+    for j, dep in enumerate(dependencies):
+        for i in dep.proposition_indices:
+            if 0 <= i < n and j not in gates[i]:
+                gates[i].append(j)
+    order = None
+    if protocol == "fixed":
+        import networkx as nx  # (imported where used: listing episodes does not pay for it)
+
+        g = nx.DiGraph()
+        g.add_nodes_from(range(n))
+        g.add_edges_from((q, p) for d in dependencies for q in d.depends_on for p in d.proposition_indices)
+        order = list(nx.lexicographical_topological_sort(g))
+    return EpisodeTemplate(propositions, dependencies, constraints, origin,
+                           [{k: "" for k in p.args if k in TRACKED_ARGS} for p in propositions],
+                           [evaluate(p) for p in propositions], gates, order)
+
+
 class PropositionTracker:
     """Tracks one episode's evaluation spec over a sequence of :class:`~.facts.Facts`."""
 
@@ -84,7 +142,6 @@ class PropositionTracker:
             raise ValueError(f"unknown protocol {protocol!r}; expected one of {PROTOCOLS}")
         self.spec = spec
         self.protocol = protocol
-        self._evaluate = predicates_partnr.bind if protocol == "partnr" else predicates_fixed.bind
         self._last_facts: Any = None
         self._started = False
         self.propositions: list[EvaluationProposition] = []
@@ -92,18 +149,16 @@ class PropositionTracker:
     # -- lifecycle -------------------------------------------------------------------------
     def reset(self, facts: Facts | TruthFacts) -> StepMetrics:
         """Start an episode; ``facts`` describe the state right after reset (step 0)."""
-        self.propositions = deepcopy(self.spec.propositions)
-        self.dependencies = deepcopy(self.spec.dependencies)
-        self.constraints = [c.copy_for(self.protocol) for c in self.spec.constraints]
-        self.origin = unroll_propositions(self.propositions, self.dependencies, self.constraints, self.protocol)
+        t = episode_template(self.spec, self.protocol)
+        self.propositions, self.dependencies, self.constraints, self.origin = t.propositions, t.dependencies, \
+            t.constraints, t.origin
         self._started = True
         n = len(self.propositions)
         self.satisfied_at = [-1] * n
         self.state_sequence: list[list[PropositionResult]] = []
         self.constraint_satisfaction: list[list[bool]] = [[True] * n for _ in self.constraints]
-        self._defaults = [{k: "" for k in p.args if k in TRACKED_ARGS} for p in self.propositions]
+        self._defaults, self._calls, self._gates, self._order = t.defaults, t.calls, t.gates, t.order
         self._percent = 0.0
-        self._calls = [self._evaluate(p) for p in self.propositions]
         self._kept: list[tuple[Any, Any, PropositionResult] | None] = [None] * n  # (facts, what it read, answer)
         self._readers: list[tuple[Any, Any] | None] = [None] * n  # (facts, its evaluation_reads function)
         # summaries of the past, per proposition
@@ -111,18 +166,6 @@ class PropositionTracker:
         self._ever = [False] * n
         self._undone = [False] * n  # satisfied at some step and unsatisfied at a later one
         self.ever_checked = [False] * n  # evaluated (not gated by a dependency) at some step
-        self._gates: list[list[int]] = [[] for _ in range(n)]  # dependency indices gating each proposition
-        for j, dep in enumerate(self.dependencies):
-            for i in dep.proposition_indices:
-                if 0 <= i < n and j not in self._gates[i]:
-                    self._gates[i].append(j)
-        if self.protocol == "fixed":
-            import networkx as nx  # (imported where used: listing episodes does not pay for it)
-
-            g = nx.DiGraph()
-            g.add_nodes_from(range(n))
-            g.add_edges_from((q, p) for d in self.dependencies for q in d.depends_on for p in d.proposition_indices)
-            self._order = list(nx.lexicographical_topological_sort(g))
         return self.update(facts)
 
     def update(self, facts: Facts | TruthFacts) -> StepMetrics:
