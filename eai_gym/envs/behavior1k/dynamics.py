@@ -206,7 +206,7 @@ def produced(kb: ActivityKB, s: B1KState, src: str) -> list[str]:
     """Substances ``src`` gives now: its particleSource whose conditions hold, and what it is a source of."""
     out = [i for syn, cond in sorted(kb.param(src, "particleSource").get("conditions", {}).items())
            if (i := kb.substance_instance(syn)) and conditions_met(kb, s, src, cond)]
-    out += [f[2] for f in sorted(s.facts) if f[0] == "insource" and f[1] == src]
+    out += s.targets("insource", src)  # (sorted, as a scan of the sorted facts gives them)
     return sorted(set(out))
 
 

@@ -21,6 +21,7 @@ from .data import activity_names, activity_record
 from .intermediates import activity_intermediates
 from .kb import activity_kb
 from .state import B1KState
+from .mask import KeptMask
 from .world import ACTIONS, NO_TARGET, Behavior1KWorld, load_task
 
 
@@ -66,33 +67,25 @@ class Behavior1KEnv(TaskTextEnv):
         return max_catalogue_size()
 
     def legal_mask(self) -> np.ndarray:
+        """Which catalogue entries would succeed: only candidates are asked (:meth:`~.mask.KeptMask.candidates`),
+        each answer kept until a fact it read changes (:class:`~.mask.KeptMask`).
+        :meth:`full_legal_mask` decides every candidate afresh."""
         assert self.episode is not None
-        state = self.episode.state
-        kb = activity_kb(state.activity)
-        probe = state.as_probe()
-        legal = self.world.legal
         mask = np.zeros(self.action_space.n, dtype=np.int8)
-        for i in self._groups[state.held is not None]:
-            name, target = self._calls[i]
-            if legal(kb, probe, name, target):
-                mask[i] = 1
+        mask[self._mask.legal(self.episode.state)] = 1
+        return mask
+
+    def full_legal_mask(self) -> np.ndarray:
+        """:meth:`legal_mask` without kept answers: every candidate entry's preconditions on a probe."""
+        assert self.episode is not None
+        mask = np.zeros(self.action_space.n, dtype=np.int8)
+        mask[self._mask.fresh(self.episode.state)] = 1
         return mask
 
     def _group(self, task: Task) -> None:
-        """Catalogue indices worth checking with the hand empty / holding (the others always fail then), after
-        dropping entries the knowledge base rules out for good."""
-        kb = activity_kb(task.id)
-        empty, full = [], []
-        for i, a in enumerate(self.actions):
-            target = str(a.args[0]) if a.args else None
-            if target is not None and a.name in STATIC_NEED and not any(kb.has(target, p) for p in STATIC_NEED[a.name]):
-                continue
-            if a.name not in NEEDS_EMPTY_HAND:
-                full.append(i)
-            if a.name not in NEEDS_HELD:
-                empty.append(i)
-        self._groups = (empty, full)
+        """The catalogue's kept mask."""
         self._calls = [(a.name, str(a.args[0]) if a.args else None) for a in self.actions]
+        self._mask = KeptMask(self.world.legal, self._calls, task.id)
 
     def goal_info(self, status: GoalStatus) -> dict[str, Any]:
         return {"success": status.success, "conditions": list(status.parts["conditions"])}
@@ -113,17 +106,6 @@ class Behavior1KEnv(TaskTextEnv):
         lines += ["Entities:", self.world.describe(state), f"Holding: {state.held or 'nothing'}",
                   f"Feedback: {self.last_feedback}"]
         return "\n".join(lines)
-
-
-#: actions that fail unless the hand is empty / unless something is held, and the target properties some action
-#: needs for good (the knowledge base does not change)
-NEEDS_EMPTY_HAND = frozenset({"OPEN", "CLOSE", "TOGGLE_ON", "TOGGLE_OFF", "DETACH"})
-NEEDS_HELD = frozenset({"RELEASE", "PLACE_ON_TOP", "PLACE_INSIDE", "SOAK_UNDER", "SOAK_INSIDE", "WIPE", "CUT",
-                        "PLACE_NEAR_HEATING_ELEMENT", "PLACE_NEXT_TO", "PLACE_UNDER", "FILL", "POUR", "RINSE",
-                        "APPLY", "MIX", "ATTACH", "DRAPE", "OVERLAY"})
-STATIC_NEED = {"OPEN": ("openable",), "CLOSE": ("openable",), "TOGGLE_ON": ("toggleable",),
-               "TOGGLE_OFF": ("toggleable",), "CUT": ("sliceable", "diceable"), "FOLD": ("cloth",),
-               "UNFOLD": ("cloth",), "IGNITE": ("flammable",), "PLACE_NEAR_HEATING_ELEMENT": ("heatSource",)}
 
 
 @lru_cache(maxsize=1)

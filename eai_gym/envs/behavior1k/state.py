@@ -28,6 +28,11 @@ class B1KState:
     #: derived answers about this state (e.g. which closed container an object is in), not part of the value
     cache: dict | None = field(default=None, compare=False, hash=False, repr=False)
 
+    @property
+    def scene(self) -> str:
+        """What states of one episode share (the activity): kept mask answers carry over between them."""
+        return self.activity
+
     def as_probe(self) -> "B1KState":
         """This state as a probe (same value, the same lookup index and derived answers)."""
         return B1KState(self.facts, self.held, self.activity, self._links(), True, self.memo())
