@@ -11,7 +11,7 @@ of the last action. The goal is bddl 3.6.0's (:func:`~.goals.check_goal`).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -22,7 +22,8 @@ from .intermediates import activity_intermediates
 from .kb import activity_kb
 from .state import B1KState
 from .mask import KeptMask
-from .world import ACTIONS, NO_TARGET, Behavior1KWorld, load_task
+from .observe import KeptDescription
+from .world import ACTIONS, NO_TARGET, Behavior1KWorld, Catalogue, catalogue_calls, load_task
 
 
 class Behavior1KEnv(TaskTextEnv):
@@ -44,6 +45,8 @@ class Behavior1KEnv(TaskTextEnv):
             raise ValueError(f"unknown protocol {protocol!r}; BEHAVIOR-1K has one: 'bddl-3.6.0'")
         self.protocol = protocol
         self.world = Behavior1KWorld()
+        self._description = KeptDescription()
+        self._header: tuple[Task | None, str] = (None, "")
         self.task_ids = activity_names()
         if activity is not None:
             activity_record(activity)
@@ -58,9 +61,12 @@ class Behavior1KEnv(TaskTextEnv):
     def load_task(self, task_id: str) -> Task[B1KState]:
         return load_task(task_id)
 
-    def catalogue(self, task: Task) -> list[Action]:
-        self.actions = self.world.catalogue(task.id)
-        self._group(task)
+    def catalogue(self, task: Task) -> Sequence[Action]:  # type: ignore[override]
+        """The activity's catalogue (:meth:`~.world.Behavior1KWorld.catalogue`; its actions made when first read)
+        and its kept mask."""
+        self._calls = catalogue_calls(task.id)
+        self._mask = KeptMask(self.world.legal, self._calls, task.id)
+        self.actions = Catalogue(self._calls)  # type: ignore[assignment]
         return self.actions
 
     def catalogue_size(self) -> int:
@@ -82,11 +88,6 @@ class Behavior1KEnv(TaskTextEnv):
         mask[self._mask.fresh(self.episode.state)] = 1
         return mask
 
-    def _group(self, task: Task) -> None:
-        """The catalogue's kept mask."""
-        self._calls = [(a.name, str(a.args[0]) if a.args else None) for a in self.actions]
-        self._mask = KeptMask(self.world.legal, self._calls, task.id)
-
     def goal_info(self, status: GoalStatus) -> dict[str, Any]:
         return {"success": status.success, "conditions": list(status.parts["conditions"])}
 
@@ -99,13 +100,16 @@ class Behavior1KEnv(TaskTextEnv):
                 for i, (t, ok) in enumerate(zip(texts, sat))]
 
     def observation(self) -> str:
+        """The activity, its goal, every entity's facts (:meth:`~.world.Behavior1KWorld.describe`, kept between
+        steps: :class:`~.observe.KeptDescription`), the held object and the last feedback."""
         assert self.task is not None and self.episode is not None
         state = self.episode.state
-        lines = [f"Activity: {self.task.id}", "Goal (BDDL, every condition must hold):"]
-        lines += ["  " + g for g in self.task.metadata["behavior1k"]["goal_bddl"]]
-        lines += ["Entities:", self.world.describe(state), f"Holding: {state.held or 'nothing'}",
-                  f"Feedback: {self.last_feedback}"]
-        return "\n".join(lines)
+        if self._header[0] is not self.task:
+            lines = [f"Activity: {self.task.id}", "Goal (BDDL, every condition must hold):"]
+            lines += ["  " + g for g in self.task.metadata["behavior1k"]["goal_bddl"]]
+            self._header = (self.task, "\n".join(lines + ["Entities:"]))
+        return (f"{self._header[1]}\n{self._description.describe(state)}\nHolding: {state.held or 'nothing'}\n"
+                f"Feedback: {self.last_feedback}")
 
 
 @lru_cache(maxsize=1)

@@ -27,6 +27,8 @@ class B1KState:
 
     #: derived answers about this state (e.g. which closed container an object is in), not part of the value
     cache: dict | None = field(default=None, compare=False, hash=False, repr=False)
+    #: the state this one was edited from, until ``links`` is built (then patched from its links when it has them)
+    base: "B1KState | None" = field(default=None, compare=False, hash=False, repr=False)
 
     @property
     def scene(self) -> str:
@@ -47,14 +49,19 @@ class B1KState:
 
     def _links(self) -> dict:
         if self.links is None:
-            index: dict = {}
-            for f in self.facts:
-                if len(f) == 3:
-                    index.setdefault((f[0], f[1]), []).append(f[2])
-                    index.setdefault((f[0], f[2], None), []).append(f[1])
-            for v in index.values():
-                v.sort()
+            base = self.base
+            if base is not None and base.links is not None:
+                index = patched_links(base.links, base.facts, self.facts)
+            else:
+                index = {}
+                for f in self.facts:
+                    if len(f) == 3:
+                        index.setdefault((f[0], f[1]), []).append(f[2])
+                        index.setdefault((f[0], f[2], None), []).append(f[1])
+                for v in index.values():
+                    v.sort()
             object.__setattr__(self, "links", index)
+            object.__setattr__(self, "base", None)
         return self.links  # type: ignore[return-value]
 
     def real(self, inst: str) -> bool:
@@ -71,6 +78,33 @@ class B1KState:
     def to_list(self) -> list[list[str]]:
         """The facts in check_goal's format, sorted."""
         return [list(f) for f in sorted(self.facts)]
+
+
+def patched_links(links: dict, old: frozenset[Fact], new: frozenset[Fact]) -> dict:
+    """The lookup index of the facts ``new`` from that of ``old`` (``links``, left as it is): the lists of the
+    keys the difference touches are replaced, the others shared (they are never changed in place)."""
+    if old is new:
+        return links
+    out = dict(links)
+    for f in old - new:
+        if len(f) == 3:
+            for key, x in (((f[0], f[1]), f[2]), ((f[0], f[2], None), f[1])):
+                rest = [y for y in out[key] if y != x]
+                if rest:
+                    out[key] = rest
+                else:
+                    del out[key]
+    for f in new - old:
+        if len(f) == 3:
+            for key, x in (((f[0], f[1]), f[2]), ((f[0], f[2], None), f[1])):
+                got = out.get(key)
+                if got is None:
+                    out[key] = [x]
+                else:
+                    grown = got + [x]
+                    grown.sort()
+                    out[key] = grown
+    return out
 
 
 class Reached(Exception):
@@ -91,6 +125,7 @@ class Edit:
         self.facts = set(state.facts)
         self.held = state.held
         self.activity = state.activity
+        self.base = state if state.__class__ is B1KState else None  # (a read-tracking view edits no state)
 
     def add(self, *atom: str) -> None:
         self.facts.add(atom)
@@ -118,4 +153,5 @@ class Edit:
         self.facts.add(("real", inst))
 
     def freeze(self) -> B1KState:
-        return B1KState(frozenset(self.facts), self.held, self.activity)
+        base = self.base if self.base is not None and self.base.activity == self.activity else None
+        return B1KState(frozenset(self.facts), self.held, self.activity, base=base)

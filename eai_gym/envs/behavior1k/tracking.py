@@ -1,10 +1,11 @@
 """Read tracking for :class:`~.state.B1KState`, so the index-mode mask can keep each catalogue entry's answer until
 a fact it read changes (:class:`eai_gym.core.answers.KeptAnswers`).
 
-Read keys: ``("a", atom)`` (whether an atom holds: ``has``, ``real``, ``atom in facts``), ``("t", (pred, a))``
-(the ``b`` with ``(pred, a, b)``: ``targets``), ``("s", (pred, b))`` (the ``a`` with ``(pred, a, b)``:
-``sources``), ``("h", 0)`` (the held object) and ``("a", ALL_KEYS)`` when the facts are scanned (iterated,
-copied, sized), which any change of a fact changes.
+Read keys: the atom itself (whether it holds: ``has``, ``real``, ``atom in facts``), ``(TARGETS, pred, a)`` (the
+``b`` with ``(pred, a, b)``: ``targets``), ``(SOURCES, pred, b)`` (the ``a`` with ``(pred, a, b)``: ``sources``),
+:data:`HELD` (the held object) and :data:`SCANNED` when the facts are scanned (iterated, copied, sized), which any
+change of a fact changes. (An atom starts with its predicate, a string; the other keys with a marker that is not
+one, so no key names two things.)
 
 A view may also show the held object as :class:`SomeObject`: "some object other than the target", for answers
 that hold whatever that object is (placing it on ``t`` asks only that something other than ``t`` is held).
@@ -18,8 +19,9 @@ from ...core.tracking import ALL_KEYS
 from ...logic.bddl_eval import Fact
 from .state import B1KState
 
-HELD = ("h", 0)
-SCANNED = ("a", ALL_KEYS)
+TARGETS, SOURCES = ("targets",), ("sources",)
+HELD = (("held",),)
+SCANNED = (ALL_KEYS,)
 
 
 class TrackedFacts:
@@ -32,7 +34,7 @@ class TrackedFacts:
         self.reads = reads
 
     def __contains__(self, atom: object) -> bool:
-        self.reads.add(("a", atom))
+        self.reads.add(atom)
         return atom in self.facts
 
     def __iter__(self) -> Iterator[Fact]:
@@ -50,9 +52,10 @@ class NeedsIdentity(Exception):
 
 class SomeObject:
     """The held object, known only to be an object other than ``target``: it equals itself and differs from
-    None and from ``target``; any other use (hashing it, comparing it with another name, formatting it, reading
-    an attribute) raises (:class:`NeedsIdentity` or the operation's own error), and the answer is then asked
-    with the object itself."""
+    None and from ``target``; any other use (hashing it, comparing it with another name, reading an attribute)
+    raises (:class:`NeedsIdentity` or the operation's own error), and the answer is then asked with the object
+    itself. Formatting it gives ``<held object>``: the handlers format names only into failure messages, which
+    an answer ("would it succeed?") never reads."""
 
     __slots__ = ("target",)
 
@@ -76,12 +79,19 @@ class SomeObject:
         return True
 
     def __str__(self) -> str:
-        raise NeedsIdentity
+        return "<held object>"
 
     __repr__ = __str__
 
     def __format__(self, spec: str) -> str:
-        raise NeedsIdentity
+        return "<held object>"
+
+
+class HiddenHand:
+    """The hand's content shown as unknown: any read of it raises :class:`NeedsIdentity`."""
+
+
+HIDDEN = HiddenHand()
 
 
 class B1KReadView:
@@ -102,8 +112,9 @@ class B1KReadView:
         self.facts = TrackedFacts(state.facts, self.reads)
         self.activity = state.activity
         self.probe = True
-        #: while set, ``held`` is this stand-in (see :class:`SomeObject`) and reads nothing
-        self.some: SomeObject | None = None
+        #: while set, ``held`` is this stand-in (see :class:`SomeObject`) and reads nothing (:data:`HIDDEN`: it
+        #: raises :class:`NeedsIdentity`)
+        self.some: SomeObject | HiddenHand | None = None
         self._memo = KeptMemo(self)
 
     def record_into(self, reads: set) -> None:
@@ -118,31 +129,39 @@ class B1KReadView:
     @property
     def held(self) -> Any:
         if self.some is not None:
-            if self._memo.pending:  # a derived answer kept for every entry must not depend on a stand-in
-                raise NeedsIdentity
+            if self._memo.pending or self.some is HIDDEN:  # (a derived answer kept for every entry must not
+                raise NeedsIdentity                        # depend on a stand-in)
             return self.some
         self.reads.add(HELD)
         return self.state.held
 
     def has(self, *atom: str) -> bool:
-        self.reads.add(("a", atom))
+        self.reads.add(atom)
         return atom in self.state.facts
 
     def real(self, inst: str) -> bool:
         atom = ("real", inst)
-        self.reads.add(("a", atom))
+        self.reads.add(atom)
         return atom in self.state.facts
 
     def targets(self, pred: str, inst: str) -> list[str]:
-        self.reads.add(("t", (pred, inst)))
+        self.reads.add((TARGETS, pred, inst))
         return self.state.targets(pred, inst)
 
     def sources(self, pred: str, inst: str) -> list[str]:
-        self.reads.add(("s", (pred, inst)))
+        self.reads.add((SOURCES, pred, inst))
         return self.state.sources(pred, inst)
 
     def memo(self) -> "KeptMemo":
         return self._memo
+
+    def start(self) -> None:
+        """Begin an answer (the reads set is reused from one answer to the next)."""
+        self._memo.found = None
+
+    def pending(self) -> bool:
+        """Whether a derived answer's computation is under way (see :meth:`settle`)."""
+        return bool(self._memo.pending)
 
     def settle(self) -> None:
         """End an answer: a derived answer left unfinished (its computation raised) gives its reads so far to
@@ -159,19 +178,23 @@ class KeptMemo:
     its reads to the asker's and keeps them with the value.
     """
 
-    __slots__ = ("view", "values", "pending")
+    __slots__ = ("view", "values", "pending", "found")
 
     def __init__(self, view: B1KReadView) -> None:
         self.view = view
         self.values: dict[Any, tuple[Any, frozenset]] = {}
         self.pending: list[tuple[Any, set]] = []
+        #: the key ``in`` found last, with the reads it recorded (``memo[key]`` just after need not again)
+        self.found: tuple[Any, set] | None = None
 
     def __contains__(self, key: object) -> bool:
         hit = self.values.get(key)
         if hit is not None:
             if HELD in hit[1] and self.view.some is not None:  # it depends on which object is held
                 raise NeedsIdentity
-            self.view.reads.update(hit[1])
+            reads = self.view.reads
+            reads.update(hit[1])
+            self.found = (key, reads)
             return True
         self.pending.append((key, self.view.reads))
         self.view.record_into(set())
@@ -179,6 +202,10 @@ class KeptMemo:
 
     def __getitem__(self, key: Any) -> Any:
         value, reads = self.values[key]
+        found = self.found
+        if found is not None and found[0] == key and found[1] is self.view.reads:
+            self.found = None
+            return value  # (its reads were just recorded into these reads by ``in``)
         if HELD in reads and self.view.some is not None:
             raise NeedsIdentity
         self.view.reads.update(reads)
@@ -209,10 +236,10 @@ def changed_keys(a: B1KState, b: B1KState) -> list[tuple[str, Any]]:
     if a.facts is not b.facts:
         diff = a.facts ^ b.facts
         for f in diff:
-            out.append(("a", f))
+            out.append(f)
             if len(f) == 3:
-                out.append(("t", (f[0], f[1])))
-                out.append(("s", (f[0], f[2])))
+                out.append((TARGETS, f[0], f[1]))
+                out.append((SOURCES, f[0], f[2]))
         if diff:
             out.append(SCANNED)
     if a.held != b.held:

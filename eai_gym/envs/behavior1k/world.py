@@ -6,7 +6,7 @@ Actions are written ``GRASP(apple.n.01_1)`` or as an EAI BEHAVIOR item ``{"actio
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Sequence, overload
 
 from ...core import Action, ActionError, ErrorType, GoalStatus, Outcome, Task, Trajectory
 from ..behavior.actions import parse_step
@@ -48,6 +48,20 @@ def load_task(activity: str) -> Task[B1KState]:
     return Task(id=activity, name=activity.replace("_", " "), instruction=activity.replace("_", " "),
                 initial_state=initial_state(activity), goal=goal, gold_plan=tuple(gold_plan(activity)),
                 metadata={"behavior1k": {"goal_bddl": [_text(c.tokens) for c in goal.conditions]}})
+
+
+#: each goal's condition texts, by the goal's id (the goal kept alongside: an id may be reused once it is gone)
+_TEXTS: dict[int, tuple[ActivityGoal, list[str]]] = {}
+
+
+def condition_texts(goal: ActivityGoal) -> list[str]:
+    """The BDDL text of each of ``goal``'s conditions (remembered per goal)."""
+    hit = _TEXTS.get(id(goal))
+    if hit is None or hit[0] is not goal:
+        if len(_TEXTS) >= 4096:
+            _TEXTS.clear()
+        hit = _TEXTS[id(goal)] = (goal, [_text(c.tokens) for c in goal.conditions])
+    return hit[1]
 
 
 def _text(tokens: Any) -> str:
@@ -108,14 +122,7 @@ class Behavior1KWorld:
 
     def catalogue(self, activity: str) -> list[Action]:
         """Every action over the activity's objects (substances and the agent are never targets)."""
-        kb = activity_kb(activity)
-        targets = [i for i in kb.instances if kb.is_object(i)]
-        out = []
-        for name in ACTIONS:
-            for t in ([None] if name in NO_TARGET else targets):
-                args = () if t is None else (t,)
-                out.append(Action(name, args, args, raw=to_text(name, t)))
-        return out
+        return [to_action(name, t) for name, t in catalogue_calls(activity)]
 
     def legal_actions(self, state: B1KState) -> list[Action]:
         kb = activity_kb(state.activity)
@@ -129,7 +136,7 @@ class Behavior1KWorld:
     def goal_status(self, trajectory: Trajectory[B1KState], goal: ActivityGoal) -> GoalStatus:
         sat = self.satisfied(trajectory.state, goal)
         return GoalStatus(all(sat), {"conditions": (sum(sat), len(sat))},
-                          [("condition", _text(c.tokens)) for c, ok in zip(goal.conditions, sat) if not ok])
+                          [("condition", t) for t, ok in zip(condition_texts(goal), sat) if not ok])
 
     def describe(self, state: B1KState) -> str:
         kb = activity_kb(state.activity)
@@ -147,6 +154,47 @@ class Behavior1KWorld:
             facts = "; ".join(by_first.get(inst, []))
             lines.append(f"{inst} ({kind}, {exists})" + (f": {facts}" if facts else ""))
         return "\n".join(lines)
+
+
+def to_action(name: str, target: str | None) -> Action:
+    args = () if target is None else (target,)
+    return Action(name, args, args, raw=to_text(name, target))
+
+
+def catalogue_calls(activity: str) -> list[tuple[str, str | None]]:
+    """The catalogue's entries as ``(action name, target or None)``: every action (in :data:`ACTIONS` order) over
+    the activity's objects, in declaration order."""
+    kb = activity_kb(activity)
+    targets = [i for i in kb.instances if kb.is_object(i)]
+    none: list[str | None] = [None]
+    return [(name, t) for name in ACTIONS for t in (none if name in NO_TARGET else targets)]
+
+
+class Catalogue(Sequence[Action]):
+    """:meth:`Behavior1KWorld.catalogue` as a sequence whose actions are made when first read (an episode reads a
+    few of its hundreds)."""
+
+    def __init__(self, calls: Sequence[tuple[str, str | None]]) -> None:
+        self.calls = calls
+        self._made: dict[int, Action] = {}
+
+    def __len__(self) -> int:
+        return len(self.calls)
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Action]: ...
+
+    def __getitem__(self, i: int | slice) -> Action | list[Action]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self.calls)))]
+        i = range(len(self.calls))[i]  # (negative indices; IndexError outside)
+        made = self._made.get(i)
+        if made is None:
+            made = self._made[i] = to_action(*self.calls[i])
+        return made
 
 
 def origin(name: str) -> str:
