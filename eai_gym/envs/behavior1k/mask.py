@@ -1,43 +1,43 @@
 """The index-mode action mask of BEHAVIOR-1K, kept from one step to the next.
 
-A step changes a handful of facts; most catalogue entries read none of them. Each entry's answer ("would it
-succeed?", a precondition probe: :meth:`~.world.Behavior1KWorld.legal`) is kept with the facts it read
-(:class:`~eai_gym.core.answers.KeptAnswers` over :class:`~.tracking.B1KReadView`) and asked again only when one
-of them changes. Answers are kept under what the hand holds, at the coarsest level they allow:
+A step changes a handful of facts; most catalogue entries read none of them. The entries on one target are asked
+together ("which of them would succeed?", each a precondition probe: :meth:`~.world.Behavior1KWorld.legal`) and
+the answer is kept with the facts those probes read (:class:`~eai_gym.core.answers.KeptAnswers` over
+:class:`~.tracking.B1KReadView`), to be asked again only when one of them changes. Answers are kept at the
+coarsest level of the hand they allow:
 
-* hand empty: under ``(entry, None)``;
-* holding an object other than the entry's target: first under ``(entry, SOME)``, asked with the held object
-  shown as :class:`~.tracking.SomeObject` (placing it on ``t`` needs only that something other than ``t`` is
-  held, whatever it is); if the answer needs to know which object is held, under ``(entry, object)``;
-* holding the entry's target: under ``(entry, object)``.
+* entries whose actions do not read the hand (:data:`HAND_FREE`): under ``(target, ANY, group)``, asked with the
+  hand hidden;
+* holding an object other than the target: under ``(target, SOME, group)``, asked with the held object shown as
+  :class:`~.tracking.SomeObject` (placing it on ``t`` needs only that something other than ``t`` is held,
+  whatever it is);
+* otherwise, and for the entries whose probe needed to know what the hand holds: under ``(target, held,
+  group)``, asked with the hand as it is (kept for when it holds that again).
 
-The answer under ``(entry, SOME)`` is reused for every held object; under ``(entry, object)``, when that object is
-held again. :func:`full_mask` decides every entry afresh (what the property tests compare with).
+:meth:`KeptMask.fresh` decides every candidate afresh (what the property tests compare with).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
-
-import numpy as np
+from typing import Any, Callable, Hashable, Sequence
 
 from ...core.answers import KeptAnswers
 from .kb import ActivityKB, activity_kb
 from .state import B1KState
 from .tracking import HELD, HIDDEN, B1KReadView, SomeObject, changed_keys
 
-#: a generic answer's values (an int8 each): illegal, legal, it depends on which object is held
-NO, YES, ASK_OBJECT = 0, 1, 2
-#: the key part of an answer kept for any held object other than the entry's target / for any hand
+#: the hand part of a key for answers kept for any held object other than the target / for any hand
 SOME, ANY = "<some object>", "<any hand>"
-#: actions whose preconditions do not read the hand (asked once for any hand, under ANY; were one to read it, it
-#: is asked under what the hand holds)
+#: actions whose preconditions do not read the hand (asked once for any hand; were one to read it, it is asked
+#: with the hand as it is)
 HAND_FREE = frozenset({"NAVIGATE_TO", "WAIT", "IGNITE"})
 #: the read keys no kept answer depends on: answers are kept under what the hand holds
 PINNED = frozenset({HELD})
 
 Legal = Callable[[ActivityKB, Any, str, "str | None"], bool]
 Call = tuple[str, "str | None"]
+#: a kept answer: the entries that would succeed, and those whose probe asked what the stand-in hand holds
+Answer = tuple[tuple[int, ...], tuple[int, ...]]
 
 #: actions that fail unless the hand is empty / unless something is held
 NEEDS_EMPTY_HAND = frozenset({"OPEN", "CLOSE", "TOGGLE_ON", "TOGGLE_OFF", "DETACH"})
@@ -86,17 +86,16 @@ class KeptMask:
                 full.append(i)
             if name not in NEEDS_HELD:
                 empty.append(i)
-        self.free, self.empty, self.full = np.array(free, dtype=np.intp), empty, full
-        self._free_keys = [(i, ANY) for i in free]
-        self._empty_keys = [(i, None) for i in empty]
-        self._by_held: dict[str, tuple] = {}
-        self._fns: dict[tuple[int, bool], Callable[[B1KReadView], Any]] = {}
+        self.free, self.empty, self.full = free, empty, full
+        self._group_ids: dict[tuple[int, ...], int] = {}
+        self._fns: dict[tuple, Callable[[B1KReadView], Answer]] = {}
+        self._free_plan = self._plan(free, ANY)
+        self._by_held: dict[str | None, tuple[list, list]] = {None: ([], self._plan(empty, None))}
 
     def candidates(self, held: str | None) -> list[int]:
         """The entries worth asking while ``held`` is held (None: the hand is empty)."""
-        free = self.free.tolist()
         if held is None:
-            return free + self.empty
+            return self.free + self.empty
         kb, calls = activity_kb(self.activity), self.calls
         lacks = {name for name, props in HELD_NEEDS.items() if not any(kb.has(held, p) for p in props)}
         pairs = kb.attach_pairs
@@ -107,90 +106,90 @@ class KeptMask:
                                  and (kb.synset[held], kb.synset[target]) not in pairs):
                 continue
             out.append(i)
-        return free + out
+        return self.free + out
 
     def legal(self, state: B1KState) -> list[int]:
         """The catalogue indices that would succeed in ``state`` (a state of this catalogue's activity)."""
         answers = self.answers
         answers.advance(state)
         held = state.held
-        out = self._kinds(self.free, self._free_keys, False)
-        if held is None:
-            out += answers.truthy(self.empty, self._empty_keys, self._ask, PINNED)
-            return out
-        plan = self._by_held.get(held)
-        if plan is None:
-            plan = self._by_held[held] = self._plan(held)
-        some_items, some_keys, own_items, own_keys, object_keys = plan
-        out += self._kinds(some_items, some_keys, True, object_keys)
-        if own_items:
-            out += answers.truthy(own_items, own_keys, self._ask, PINNED)
+        plans = self._by_held.get(held)
+        if plans is None:
+            entries = self.candidates(held)[len(self.free):]
+            plans = self._by_held[held] = (self._plan([i for i in entries if self.calls[i][1] != held], SOME),
+                                           self._plan([i for i in entries if self.calls[i][1] == held], held))
+        out: list[int] = []
+        asked: list[int] = []
+        for plan in (self._free_plan, *plans):
+            values = answers.values
+            for key, fn in plan:
+                got = values.get(key)
+                if got is None:
+                    got = answers.answer(key, fn, PINNED)
+                out += got[0]
+                if got[1]:
+                    asked += got[1]
+        if asked:  # with the hand as it is
+            for key, fn in self._plan(asked, held):
+                got = answers.answer(key, fn, PINNED)
+                out += got[0]
         return out
 
-    def _kinds(self, items: np.ndarray, keys: list, some: bool, object_keys: list | None = None) -> list[int]:
-        """The legal ``items`` among those answered YES / NO / ASK_OBJECT under ``keys``; an ASK_OBJECT one is
-        asked under its key in ``object_keys`` (the object held, or while nothing is, ``(entry, held)``)."""
-        answers = self.answers
-        values = answers.values
-        missing = [p for p, k in enumerate(keys) if k not in values]
-        if missing:
-            fn = self._fn
-            for p in missing:
-                answers.answer(keys[p], fn(int(items[p]), some), PINNED)
-        kinds = np.fromiter(map(values.__getitem__, keys), np.int8, len(keys))
-        out: list[int] = items[kinds == YES].tolist()
-        ask = np.flatnonzero(kinds == ASK_OBJECT).tolist()
-        if ask:
-            held = answers.state.held
-            asked = items[ask].tolist()
-            out += answers.truthy(asked, [object_keys[p] for p in ask] if object_keys is not None else
-                                  [(i, held) for i in asked], self._ask, PINNED)
+    def _plan(self, entries: list[int], hand: Hashable) -> list[tuple[tuple, Callable[[B1KReadView], Answer]]]:
+        """The kept answers asking ``entries`` with ``hand`` (ANY, SOME or what it holds), one per target: their
+        keys ``(target, hand, group id)`` and questions."""
+        by_target: dict[str | None, list[int]] = {}
+        for i in entries:
+            by_target.setdefault(self.calls[i][1], []).append(i)
+        out = []
+        for target, group in by_target.items():
+            members = tuple(group)
+            gid = self._group_ids.setdefault(members, len(self._group_ids))
+            out.append(((target, hand, gid), self._question(target, members, hand)))
         return out
 
-    def _plan(self, held: str) -> tuple:
-        """For a held object: the entries asked under SOME (targets other than it), their keys, the entries on
-        it and their keys, and each SOME entry's key under the object."""
-        calls, entries = self.calls, self.candidates(held)[len(self.free):]
-        some = [i for i in entries if calls[i][1] != held]
-        own = [i for i in entries if calls[i][1] == held]
-        return (np.array(some, dtype=np.intp), [(i, SOME) for i in some], own, [(i, held) for i in own],
-                [(i, held) for i in some])
-
-    def _ask(self, i: int) -> Callable[[B1KReadView], Any]:
-        return self._fn(i, None)
-
-    def _fn(self, i: int, some: bool | None) -> Callable[[B1KReadView], Any]:
-        """Entry ``i``'s question: "would it succeed?" (``some`` None: a bool); as YES / NO / ASK_OBJECT with
-        the held object shown as :class:`~.tracking.SomeObject` (``some`` True) or hidden (False: an answer for
-        any hand, ASK_OBJECT if it reads the hand)."""
-        fn = self._fns.get((i, some))
+    def _question(self, target: str | None, members: tuple[int, ...], hand: Hashable) -> Callable[[B1KReadView], Answer]:
+        """Which of ``members`` (entries on ``target``) would succeed, with the hand shown as ``hand`` (ANY:
+        hidden; SOME: :class:`~.tracking.SomeObject`; else as it is); an entry whose probe asks more of a hidden
+        or stand-in hand than it shows goes into the answer's second part."""
+        key = (target, members, hand if hand in (ANY, SOME) else None)
+        fn = self._fns.get(key)
         if fn is not None:
             return fn
-        name, target = self.calls[i]
         legal, kb = self.legal_fn, activity_kb(self.activity)
+        named = [(i, self.calls[i][0]) for i in members]
 
-        def ask(view: B1KReadView) -> bool:
-            view.start()
-            try:
-                return legal(kb, view, name, target)
-            finally:
-                if view.pending():
-                    view.settle()
+        if hand is ANY or hand is SOME:
+            def ask(view: B1KReadView) -> Answer:
+                yes, later = [], []
+                for i, name in named:
+                    view.start()
+                    view.some = SomeObject(target) if hand is SOME else HIDDEN
+                    try:
+                        if legal(kb, view, name, target):
+                            yes.append(i)
+                    except Exception:  # it asked what the hand holds (or failed: asked with the hand, it fails again)
+                        later.append(i)
+                    finally:
+                        view.some = None
+                        if view.pending():
+                            view.settle()
+                return tuple(yes), tuple(later)
+        else:
+            def ask(view: B1KReadView) -> Answer:
+                yes = []
+                for i, name in named:
+                    view.start()
+                    try:
+                        if legal(kb, view, name, target):
+                            yes.append(i)
+                    finally:
+                        if view.pending():
+                            view.settle()
+                return tuple(yes), ()
 
-        def ask_kind(view: B1KReadView) -> int:
-            view.start()
-            view.some = SomeObject(target) if some else HIDDEN
-            try:
-                return YES if legal(kb, view, name, target) else NO
-            except Exception:  # it asked which object is held (or failed: asked with the object, it fails again)
-                return ASK_OBJECT
-            finally:
-                view.some = None
-                if view.pending():
-                    view.settle()
-
-        fn = self._fns[(i, some)] = ask if some is None else ask_kind
-        return fn
+        self._fns[key] = ask
+        return ask
 
     def fresh(self, state: B1KState) -> list[int]:
         """The legal entries decided afresh: every candidate's probe on ``state``, nothing kept."""
