@@ -89,6 +89,7 @@ class KeptMask:
         self.free, self.empty, self.full = free, empty, full
         self._group_ids: dict[tuple[int, ...], int] = {}
         self._fns: dict[tuple, Callable[[B1KReadView], Answer]] = {}
+        self._asked: dict[tuple, list] = {}
         self._free_plan = self._plan(free, ANY)
         self._by_held: dict[str | None, tuple[list, list]] = {None: ([], self._plan(empty, None))}
 
@@ -130,7 +131,10 @@ class KeptMask:
                 if got[1]:
                     asked += got[1]
         if asked:  # with the hand as it is
-            for key, fn in self._plan(asked, held):
+            plan = self._asked.get((held, *asked))
+            if plan is None:
+                plan = self._asked[(held, *asked)] = self._plan(asked, held)
+            for key, fn in plan:
                 got = answers.answer(key, fn, PINNED)
                 out += got[0]
         return out

@@ -74,6 +74,15 @@ class Behavior1KWorld:
     name = "behavior1k"
     activities = staticmethod(activity_names)
 
+    def __init__(self) -> None:
+        self._kept: KeptConditions | None = None  # the last goal's condition values (see satisfied)
+
+    def __getstate__(self) -> dict:
+        return {}  # (a cache)
+
+    def __setstate__(self, state: dict) -> None:
+        self._kept = None
+
     def parse(self, text: Any, state: B1KState) -> Action:
         if not isinstance(text, str):
             raise ActionError(ErrorType.PARSING, f"an action must be a string, got {type(text).__name__}")
@@ -131,7 +140,12 @@ class Behavior1KWorld:
                 if self.legal(kb, probe, a.name, str(a.args[0]) if a.args else None)]
 
     def satisfied(self, state: B1KState, goal: ActivityGoal) -> list[bool]:
-        return goal.evaluate(state.facts)
+        """Each goal condition's value (``goal.evaluate``), kept from the last call on the same goal: a condition
+        is evaluated again only when an atom it reads changed (:class:`KeptConditions`)."""
+        kept = self._kept
+        if kept is None or kept.goal is not goal:
+            kept = self._kept = KeptConditions(goal)
+        return kept.evaluate(state.facts)
 
     def goal_status(self, trajectory: Trajectory[B1KState], goal: ActivityGoal) -> GoalStatus:
         sat = self.satisfied(trajectory.state, goal)
@@ -195,6 +209,31 @@ class Catalogue(Sequence[Action]):
         if made is None:
             made = self._made[i] = to_action(*self.calls[i])
         return made
+
+
+class KeptConditions:
+    """``goal.evaluate(facts)`` for one goal, facts after facts: a condition is evaluated again only when one of
+    the atoms it reads (``CompiledCondition.atoms``: bddl's goal reads nothing else) changed."""
+
+    def __init__(self, goal: ActivityGoal) -> None:
+        self.goal = goal
+        self.readers: dict[Any, list[int]] = {}
+        for p, cond in enumerate(goal.conditions):
+            for atom in cond.atoms:
+                self.readers.setdefault(atom, []).append(p)
+        self.facts: frozenset | None = None
+        self.values: list[bool] = []
+
+    def evaluate(self, facts: frozenset) -> list[bool]:
+        last = self.facts
+        if last is None:
+            self.values = self.goal.evaluate(facts)
+        elif facts is not last:
+            readers, conditions = self.readers, self.goal.conditions
+            for p in {p for f in last ^ facts for p in readers.get(f, ())}:
+                self.values[p] = conditions[p].holds(facts)
+        self.facts = facts
+        return list(self.values)
 
 
 def origin(name: str) -> str:
