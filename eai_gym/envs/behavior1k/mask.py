@@ -31,6 +31,10 @@ SOME, ANY = "<some object>", "<any hand>"
 #: actions whose preconditions do not read the hand (asked once for any hand; were one to read it, it is asked
 #: with the hand as it is)
 HAND_FREE = frozenset({"NAVIGATE_TO", "WAIT", "IGNITE"})
+#: actions whose preconditions read the held object's properties or facts (asked with the object itself, not
+#: as SomeObject, where they would only ask what it is: a choice for speed, the answers are the same)
+HELD_OBJECT_READERS = frozenset({"FILL", "MIX", "DRAPE", "OVERLAY", "SOAK_UNDER", "SOAK_INSIDE", "WIPE", "CUT",
+                                 "ATTACH", "POUR", "APPLY"})
 #: the read keys no kept answer depends on: answers are kept under what the hand holds
 PINNED = frozenset({HELD})
 
@@ -90,6 +94,9 @@ class KeptMask:
         self._group_ids: dict[tuple[int, ...], int] = {}
         self._fns: dict[tuple, Callable[[B1KReadView], Answer]] = {}
         self._asked: dict[tuple, list] = {}
+        self._fit: dict[str | None, frozenset[int]] = {}
+        #: the entries that need something held, by target, asked with the held object shown as SomeObject
+        self._some_plan = self._plan([i for i in full if self.calls[i][0] not in HELD_OBJECT_READERS], SOME)
         self._free_plan = self._plan(free, ANY)
         self._by_held: dict[str | None, tuple[list, list]] = {None: ([], self._plan(empty, None))}
 
@@ -115,10 +122,12 @@ class KeptMask:
         answers.advance(state)
         held = state.held
         plans = self._by_held.get(held)
-        if plans is None:
-            entries = self.candidates(held)[len(self.free):]
-            plans = self._by_held[held] = (self._plan([i for i in entries if self.calls[i][1] != held], SOME),
-                                           self._plan([i for i in entries if self.calls[i][1] == held], held))
+        if plans is None:  # the entries on other targets (as for any held object), those asked with the object
+            some = [step for step in self._some_plan if step[0][0] != held]
+            calls = self.calls
+            own = [i for i in self.candidates(held)[len(self.free):]
+                   if calls[i][1] == held or calls[i][0] in HELD_OBJECT_READERS]
+            plans = self._by_held[held] = (some, self._plan(own, held))
         out: list[int] = []
         asked: list[int] = []
         for plan in (self._free_plan, *plans):
@@ -130,10 +139,13 @@ class KeptMask:
                 out += got[0]
                 if got[1]:
                     asked += got[1]
-        if asked:  # with the hand as it is
+        if asked:  # with the hand as it is, those it may allow
             plan = self._asked.get((held, *asked))
             if plan is None:
-                plan = self._asked[(held, *asked)] = self._plan(asked, held)
+                fit = self._fit.get(held)
+                if fit is None:
+                    fit = self._fit[held] = frozenset(self.candidates(held))
+                plan = self._asked[(held, *asked)] = self._plan([i for i in asked if i in fit], held)
             for key, fn in plan:
                 got = answers.answer(key, fn, PINNED)
                 out += got[0]
