@@ -101,11 +101,12 @@ def _floor(kb: ActivityKB, s: B1KState, t: str) -> str | None:
     seen = set()
     while t not in kb.room and t not in seen:
         seen.add(t)
-        up = [f[2] for f in sorted(s.facts) if len(f) == 3 and f[1] == t and f[0] in ("ontop", "inside", "under",
-                                                                                    "attached", "nextto")]
-        if not up:
+        # the least (relation, t, x) of these relations (in sorted order), through the lookup index
+        up = next((x[0] for rel in ("attached", "inside", "nextto", "ontop", "under") if (x := s.targets(rel, t))),
+                  None)
+        if up is None:
             return None
-        t = up[0]
+        t = up
     return kb.floor_of_room.get(kb.room.get(t, ""))
 
 

@@ -96,7 +96,8 @@ class KeptMask:
         self._asked: dict[tuple, list] = {}
         self._fit: dict[str | None, frozenset[int]] = {}
         #: the entries that need something held, by target, asked with the held object shown as SomeObject
-        self._some_plan = self._plan([i for i in full if self.calls[i][0] not in HELD_OBJECT_READERS], SOME)
+        #: (made when something is first held)
+        self._some_plan: list | None = None
         self._free_plan = self._plan(free, ANY)
         self._by_held: dict[str | None, tuple[list, list]] = {None: ([], self._plan(empty, None))}
 
@@ -123,6 +124,9 @@ class KeptMask:
         held = state.held
         plans = self._by_held.get(held)
         if plans is None:  # the entries on other targets (as for any held object), those asked with the object
+            if self._some_plan is None:
+                self._some_plan = self._plan([i for i in self.full if self.calls[i][0] not in HELD_OBJECT_READERS],
+                                             SOME)
             some = [step for step in self._some_plan if step[0][0] != held]
             calls = self.calls
             own = [i for i in self.candidates(held)[len(self.free):]
