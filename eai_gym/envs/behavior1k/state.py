@@ -67,13 +67,18 @@ class B1KState:
     def real(self, inst: str) -> bool:
         return ("real", inst) in self.facts
 
+    def index(self) -> dict:
+        """The lookup index of the binary facts: ``(pred, a)`` -> sorted ``b``, ``(pred, b, None)`` -> sorted ``a``
+        (built on first use; read it, never change it)."""
+        return self.links if self.links is not None else self._links()
+
     def targets(self, pred: str, inst: str) -> list[str]:
         """Sorted ``b`` with ``(pred, inst, b)`` true."""
-        return list(self._links().get((pred, inst), ()))
+        return list((self.links if self.links is not None else self._links()).get((pred, inst), ()))
 
     def sources(self, pred: str, inst: str) -> list[str]:
         """Sorted ``a`` with ``(pred, a, inst)`` true."""
-        return list(self._links().get((pred, inst, None), ()))
+        return list((self.links if self.links is not None else self._links()).get((pred, inst, None), ()))
 
     def to_list(self) -> list[list[str]]:
         """The facts in check_goal's format, sorted."""

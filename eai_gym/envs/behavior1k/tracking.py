@@ -102,10 +102,11 @@ class B1KReadView:
     ``memo()`` remembers derived answers for this state with the reads that made them (:class:`KeptMemo`).
     """
 
-    __slots__ = ("state", "reads", "answers", "facts", "activity", "probe", "some", "_memo")
+    __slots__ = ("state", "reads", "answers", "facts", "activity", "probe", "some", "_memo", "_index")
 
     def __init__(self, state: B1KState, reads: set | None = None, answers: Any = None) -> None:
         self.state = state
+        self._index = state.index()
         self.reads: set = set() if reads is None else reads
         #: the KeptAnswers whose state this view shows
         self.answers = answers
@@ -146,11 +147,11 @@ class B1KReadView:
 
     def targets(self, pred: str, inst: str) -> list[str]:
         self.reads.add((TARGETS, pred, inst))
-        return self.state.targets(pred, inst)
+        return list(self._index.get((pred, inst), ()))
 
     def sources(self, pred: str, inst: str) -> list[str]:
         self.reads.add((SOURCES, pred, inst))
-        return self.state.sources(pred, inst)
+        return list(self._index.get((pred, inst, None), ()))
 
     def memo(self) -> "KeptMemo":
         return self._memo
