@@ -95,6 +95,9 @@ class KeptMask:
         self._fns: dict[tuple, Callable[[B1KReadView], Answer]] = {}
         self._asked: dict[tuple, list] = {}
         self._fit: dict[str | None, frozenset[int]] = {}
+        #: (scene, held, number of kept answers, legal entries) after the last call: while no answer is dropped
+        #: and the hand holds the same, the legal entries are the same
+        self._last: tuple | None = None
         #: the entries that need something held, by target, asked with the held object shown as SomeObject
         #: (made when something is first held)
         self._some_plan: list | None = None
@@ -122,6 +125,10 @@ class KeptMask:
         answers = self.answers
         answers.advance(state)
         held = state.held
+        last = self._last
+        if last is not None and last[0] is answers.state.scene and last[1] == held and \
+                last[2] == len(answers.values):
+            return list(last[3])  # no kept answer was dropped: the same answers as last time
         plans = self._by_held.get(held)
         if plans is None:  # the entries on other targets (as for any held object), those asked with the object
             if self._some_plan is None:
@@ -153,7 +160,8 @@ class KeptMask:
             for key, fn in plan:
                 got = answers.answer(key, fn, PINNED)
                 out += got[0]
-        return out
+        self._last = (state.scene, held, len(answers.values), out)
+        return list(out)
 
     def _plan(self, entries: list[int], hand: Hashable) -> list[tuple[tuple, Callable[[B1KReadView], Answer]]]:
         """The kept answers asking ``entries`` with ``hand`` (ANY, SOME or what it holds), one per target: their
