@@ -161,3 +161,17 @@ def test_observations_and_infos_equal_the_recorded_walks(name) -> None:
     spec.loader.exec_module(mod)  # type: ignore[union-attr]
     env_id, kwargs = mod.CONFIGS[name]
     assert mod.digest(env_id, kwargs, 400) == RECORDED_DIGESTS[name]
+
+
+def test_an_env_mid_episode_pickles_and_its_copy_answers_the_same() -> None:
+    import copy
+    import pickle
+
+    env = gym.make("eai_gym/Behavior1K-v0", action_mode="index")
+    _, info = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(10):
+        obs, _, _, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    for twin in (pickle.loads(pickle.dumps(env.unwrapped)), copy.deepcopy(env.unwrapped)):
+        assert np.array_equal(twin.legal_mask(), info["action_mask"])
+        assert twin.observation() == obs

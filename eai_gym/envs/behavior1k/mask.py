@@ -104,6 +104,10 @@ class KeptMask:
         self._free_plan = self._plan(free, ANY)
         self._by_held: dict[str | None, tuple[list, list]] = {None: ([], self._plan(empty, None))}
 
+    def __reduce__(self):
+        # kept answers are a cache (their questions are closures): a copy starts afresh
+        return (KeptMask, (self.legal_fn, self.calls, self.activity))
+
     def candidates(self, held: str | None) -> list[int]:
         """The entries worth asking while ``held`` is held (None: the hand is empty)."""
         if held is None:
