@@ -74,10 +74,9 @@ class KeptMask:
     def __init__(self, legal: Legal, calls: Sequence[Call], activity: str) -> None:
         self.answers = KeptAnswers(B1KReadView, changed_keys)
         self.legal_fn, self.calls, self.activity = legal, list(calls), activity
-        kb = activity_kb(activity)
-        targets = {t for _, t in self.calls if t is not None}
-        unfit = {(name, t) for name, props in TARGET_NEEDS.items() for t in targets
-                 if not any(kb.has(t, p) for p in props)}
+        self.kb = kb = activity_kb(activity)
+        props = {t: kb.props.get(t, {}).keys() for _, t in self.calls if t is not None}
+        unfit = {(name, t) for name, needs in TARGET_NEEDS.items() for t, has in props.items() if has.isdisjoint(needs)}
         empty, full, free = [], [], []
         for i, call in enumerate(self.calls):
             if call in unfit:
@@ -112,7 +111,7 @@ class KeptMask:
         """The entries worth asking while ``held`` is held (None: the hand is empty)."""
         if held is None:
             return self.free + self.empty
-        kb, calls = activity_kb(self.activity), self.calls
+        kb, calls = self.kb, self.calls
         lacks = {name for name, props in HELD_NEEDS.items() if not any(kb.has(held, p) for p in props)}
         pairs = kb.attach_pairs
         out = []
@@ -147,10 +146,10 @@ class KeptMask:
         asked: list[int] = []
         for plan in (self._free_plan, *plans):
             values = answers.values
-            for key, fn in plan:
+            for key, members in plan:
                 got = values.get(key)
                 if got is None:
-                    got = answers.answer(key, fn, PINNED)
+                    got = answers.answer(key, self._question(key[0], members, key[1]), PINNED)
                 out += got[0]
                 if got[1]:
                     asked += got[1]
@@ -161,15 +160,17 @@ class KeptMask:
                 if fit is None:
                     fit = self._fit[held] = frozenset(self.candidates(held))
                 plan = self._asked[(held, *asked)] = self._plan([i for i in asked if i in fit], held)
-            for key, fn in plan:
-                got = answers.answer(key, fn, PINNED)
+            for key, members in plan:
+                got = values.get(key)
+                if got is None:
+                    got = answers.answer(key, self._question(key[0], members, held), PINNED)
                 out += got[0]
         self._last = (state.scene, held, len(answers.values), out)
         return list(out)
 
-    def _plan(self, entries: list[int], hand: Hashable) -> list[tuple[tuple, Callable[[B1KReadView], Answer]]]:
+    def _plan(self, entries: list[int], hand: Hashable) -> list[tuple[tuple, tuple[int, ...]]]:
         """The kept answers asking ``entries`` with ``hand`` (ANY, SOME or what it holds), one per target: their
-        keys ``(target, hand, group id)`` and questions."""
+        keys ``(target, hand, group id)`` and entries (whose question :meth:`_question` makes when it is asked)."""
         by_target: dict[str | None, list[int]] = {}
         for i in entries:
             by_target.setdefault(self.calls[i][1], []).append(i)
@@ -177,7 +178,7 @@ class KeptMask:
         for target, group in by_target.items():
             members = tuple(group)
             gid = self._group_ids.setdefault(members, len(self._group_ids))
-            out.append(((target, hand, gid), self._question(target, members, hand)))
+            out.append(((target, hand, gid), members))
         return out
 
     def _question(self, target: str | None, members: tuple[int, ...], hand: Hashable) -> Callable[[B1KReadView], Answer]:
@@ -188,7 +189,7 @@ class KeptMask:
         fn = self._fns.get(key)
         if fn is not None:
             return fn
-        legal, kb = self.legal_fn, activity_kb(self.activity)
+        legal, kb = self.legal_fn, self.kb
         named = [(i, self.calls[i][0]) for i in members]
 
         if hand is ANY or hand is SOME:
@@ -226,5 +227,5 @@ class KeptMask:
     def fresh(self, state: B1KState) -> list[int]:
         """The legal entries decided afresh: every candidate's probe on ``state``, nothing kept."""
         probe = state.as_probe()
-        kb, legal, calls = activity_kb(self.activity), self.legal_fn, self.calls
+        kb, legal, calls = self.kb, self.legal_fn, self.calls
         return [i for i in self.candidates(state.held) if legal(kb, probe, *calls[i])]
