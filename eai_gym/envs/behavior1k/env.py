@@ -19,7 +19,6 @@ from ...core import Action, GoalStatus, Task
 from ..base import TaskTextEnv
 from .data import activity_names, activity_record
 from .intermediates import activity_intermediates
-from .kb import activity_kb
 from .state import B1KState
 from .mask import KeptMask
 from .observe import KeptDescription
