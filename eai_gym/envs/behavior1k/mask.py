@@ -195,30 +195,33 @@ class KeptMask:
         if hand is ANY or hand is SOME:
             def ask(view: B1KReadView) -> Answer:
                 yes, later = [], []
-                for i, name in named:
-                    view.start()
-                    view.some = SomeObject(target) if hand is SOME else HIDDEN
-                    try:
-                        if legal(kb, view, name, target):
-                            yes.append(i)
-                    except Exception:  # it asked what the hand holds (or failed: asked with the hand, it fails again)
-                        later.append(i)
-                    finally:
-                        view.some = None
-                        if view.pending():
+                memo = view.memo()
+                view.some = SomeObject(target) if hand is SOME else HIDDEN
+                try:
+                    for i, name in named:
+                        try:
+                            if legal(kb, view, name, target):
+                                yes.append(i)
+                        except Exception:  # it asked what the hand holds (or failed: asked with the hand, it
+                            later.append(i)  # fails again)
+                        if memo.pending:
                             view.settle()
+                finally:
+                    view.some = None
+                    if memo.pending:
+                        view.settle()
                 return tuple(yes), tuple(later)
         else:
             def ask(view: B1KReadView) -> Answer:
                 yes = []
-                for i, name in named:
-                    view.start()
-                    try:
+                memo = view.memo()
+                try:
+                    for i, name in named:
                         if legal(kb, view, name, target):
                             yes.append(i)
-                    finally:
-                        if view.pending():
-                            view.settle()
+                finally:
+                    if memo.pending:
+                        view.settle()
                 return tuple(yes), ()
 
         self._fns[key] = ask

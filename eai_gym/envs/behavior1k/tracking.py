@@ -156,14 +156,6 @@ class B1KReadView:
     def memo(self) -> "KeptMemo":
         return self._memo
 
-    def start(self) -> None:
-        """Begin an answer (the reads set is reused from one answer to the next)."""
-        self._memo.found = None
-
-    def pending(self) -> bool:
-        """Whether a derived answer's computation is under way (see :meth:`settle`)."""
-        return bool(self._memo.pending)
-
     def settle(self) -> None:
         """End an answer: a derived answer left unfinished (its computation raised) gives its reads so far to
         the reads of the answer that asked for it."""
@@ -179,23 +171,19 @@ class KeptMemo:
     its reads to the asker's and keeps them with the value.
     """
 
-    __slots__ = ("view", "values", "pending", "found")
+    __slots__ = ("view", "values", "pending")
 
     def __init__(self, view: B1KReadView) -> None:
         self.view = view
         self.values: dict[Any, tuple[Any, frozenset]] = {}
         self.pending: list[tuple[Any, set]] = []
-        #: the key ``in`` found last, with the reads it recorded (``memo[key]`` just after need not again)
-        self.found: tuple[Any, set] | None = None
 
     def __contains__(self, key: object) -> bool:
         hit = self.values.get(key)
         if hit is not None:
             if HELD in hit[1] and self.view.some is not None:  # it depends on which object is held
                 raise NeedsIdentity
-            reads = self.view.reads
-            reads.update(hit[1])
-            self.found = (key, reads)
+            self.view.reads.update(hit[1])
             return True
         self.pending.append((key, self.view.reads))
         self.view.record_into(set())
@@ -203,10 +191,6 @@ class KeptMemo:
 
     def __getitem__(self, key: Any) -> Any:
         value, reads = self.values[key]
-        found = self.found
-        if found is not None and found[0] == key and found[1] is self.view.reads:
-            self.found = None
-            return value  # (its reads were just recorded into these reads by ``in``)
         if HELD in reads and self.view.some is not None:
             raise NeedsIdentity
         self.view.reads.update(reads)
