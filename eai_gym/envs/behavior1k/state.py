@@ -87,28 +87,29 @@ class B1KState:
 
 def patched_links(links: dict, old: frozenset[Fact], new: frozenset[Fact]) -> dict:
     """The lookup index of the facts ``new`` from that of ``old`` (``links``, left as it is): the lists of the
-    keys the difference touches are replaced, the others shared (they are never changed in place)."""
-    if old is new:
+    keys the difference touches are replaced, the others shared (they are never changed in place); with no binary
+    fact changed, the index itself is shared."""
+    gone = [f for f in old - new if len(f) == 3]
+    came = [f for f in new - old if len(f) == 3]
+    if not gone and not came:
         return links
     out = dict(links)
-    for f in old - new:
-        if len(f) == 3:
-            for key, x in (((f[0], f[1]), f[2]), ((f[0], f[2], None), f[1])):
-                rest = [y for y in out[key] if y != x]
-                if rest:
-                    out[key] = rest
-                else:
-                    del out[key]
-    for f in new - old:
-        if len(f) == 3:
-            for key, x in (((f[0], f[1]), f[2]), ((f[0], f[2], None), f[1])):
-                got = out.get(key)
-                if got is None:
-                    out[key] = [x]
-                else:
-                    grown = got + [x]
-                    grown.sort()
-                    out[key] = grown
+    for f in gone:
+        for key, x in (((f[0], f[1]), f[2]), ((f[0], f[2], None), f[1])):
+            rest = [y for y in out[key] if y != x]
+            if rest:
+                out[key] = rest
+            else:
+                del out[key]
+    for f in came:
+        for key, x in (((f[0], f[1]), f[2]), ((f[0], f[2], None), f[1])):
+            got = out.get(key)
+            if got is None:
+                out[key] = [x]
+            else:
+                grown = got + [x]
+                grown.sort()
+                out[key] = grown
     return out
 
 
