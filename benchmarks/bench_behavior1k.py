@@ -1,14 +1,16 @@
 #!/usr/bin/env python
 """Benchmark: BEHAVIOR-1K data load, reset, random legal steps, check_goal and gold-plan scoring.
 
-    python benchmarks/bench_behavior1k.py [--steps 2000] [--json OUT]
+    python benchmarks/bench_behavior1k.py [--steps 5000] [--repeats 3] [--json OUT]
 
 * data load: a fresh process importing the package and loading ``behavior1k.json.gz`` (whole process and the
   load alone);
 * reset: ``env.reset(options={"activity": ...})`` over 200 activities (each activity's first reset compiles its
   goal; the median is reported);
-* random legal steps: ``gymnasium.make("eai_gym/Behavior1K-v0", action_mode="index")``, a seeded random choice
-  among ``info["action_mask"]``'s legal entries each step (computing the exact mask is part of each step);
+* random legal steps: ``gymnasium.make("eai_gym/Behavior1K-v0", action_mode="index")`` with the default wrappers,
+  each step reads ``info["action_mask"]``, samples a legal index and steps, a reset every 50 steps (the reset
+  seed draws the activity: many activities per run); CPU time, the median of ``--repeats`` runs
+  (``benchmarks/bench_random_legal.py``'s loop);
 * check_goal: calls per second on the recorded goal states of the tests;
 * gold scoring: ``score_gold()`` over all 1,016 activities, whole process.
 """
@@ -41,7 +43,8 @@ print(sum(r["success"] for r in recs), len(recs))
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--steps", type=int, default=2000)
+    ap.add_argument("--steps", type=int, default=5000)
+    ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--json")
     args = ap.parse_args(argv)
     results: dict = {"python": sys.version.split()[0], "cpus": os.cpu_count()}
@@ -54,7 +57,6 @@ def main(argv: list[str] | None = None) -> int:
           f"{results['data_load_whole_process_s']:.2f} s)")
 
     import gymnasium as gym
-    import numpy as np
 
     import eai_gym  # noqa: F401
     from eai_gym.envs.behavior1k.data import activity_names
@@ -69,21 +71,29 @@ def main(argv: list[str] | None = None) -> int:
     results["reset_median_ms"] = statistics.median(times) * 1000
     print(f"reset: median {results['reset_median_ms']:.2f} ms over {len(names)} activities")
 
-    env = gym.make("eai_gym/Behavior1K-v0", action_mode="index", max_episode_steps=50)
-    rng = np.random.default_rng(0)
-    _, info = env.reset(seed=0)
-    s = time.perf_counter()
-    for _ in range(args.steps):
-        legal = np.flatnonzero(info["action_mask"])
-        if len(legal) == 0:
-            _, info = env.reset(seed=int(rng.integers(1 << 30)))
-            continue
-        _, _, term, trunc, info = env.step(int(rng.choice(legal)))
-        if term or trunc:
-            _, info = env.reset(seed=int(rng.integers(1 << 30)))
-    dt = time.perf_counter() - s
-    results["random_legal_steps_per_s"] = args.steps / dt
-    print(f"random legal steps (index mode, exact mask each step): {results['random_legal_steps_per_s']:.0f}/s")
+    from benchmarks.bench_random_legal import make, walk
+
+    env = make("behavior1k")  # gymnasium.make(..., action_mode="index"), the default wrappers
+    walk(env, 200)  # warm: module data
+    seen: set[str] = set()
+    reset = env.unwrapped.reset
+
+    def counted_reset(*a, **k):
+        out = reset(*a, **k)
+        seen.add(env.unwrapped.task.id)
+        return out
+
+    env.unwrapped.reset = counted_reset  # type: ignore[method-assign]
+    rates = []
+    for r in range(args.repeats):
+        n, cpu = walk(env, args.steps, seed=r)
+        rates.append(n / cpu)
+    results["random_legal_steps_per_s"] = statistics.median(rates)
+    results["random_legal_runs"] = [round(x) for x in rates]
+    results["random_legal_activities"] = len(seen)
+    print(f"random legal steps (index mode, exact mask each step, a reset every 50 steps, CPU time): median "
+          f"{results['random_legal_steps_per_s']:.0f}/s over {args.repeats} x {args.steps} steps "
+          f"(runs {results['random_legal_runs']}; {len(seen)} activities)")
 
     import gzip
     from pathlib import Path

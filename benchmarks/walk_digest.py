@@ -28,6 +28,8 @@ CONFIGS: dict[str, tuple[str, dict]] = {
     "rearrange.partnr.legal": ("eai_gym/Rearrange-v0", {"protocol": "partnr", "legal_actions_info": True}),
     "alfworld.0.4": ("eai_gym/AlfWorld-v0", {}),
     "alfworld.0.3": ("eai_gym/AlfWorld-v0", {"dialect": "0.3"}),
+    "behavior1k": ("eai_gym/Behavior1K-v0", {}),
+    "behavior1k.no_success_end": ("eai_gym/Behavior1K-v0", {"terminate_on_success": False}),
 }
 
 

@@ -101,11 +101,12 @@ def _floor(kb: ActivityKB, s: B1KState, t: str) -> str | None:
     seen = set()
     while t not in kb.room and t not in seen:
         seen.add(t)
-        up = [f[2] for f in sorted(s.facts) if len(f) == 3 and f[1] == t and f[0] in ("ontop", "inside", "under",
-                                                                                    "attached", "nextto")]
-        if not up:
+        # the least (relation, t, x) of these relations (in sorted order), through the lookup index
+        up = next((x[0] for rel in ("attached", "inside", "nextto", "ontop", "under") if (x := s.targets(rel, t))),
+                  None)
+        if up is None:
             return None
-        t = up[0]
+        t = up
     return kb.floor_of_room.get(kb.room.get(t, ""))
 
 
@@ -212,7 +213,7 @@ def produced(kb: ActivityKB, s: B1KState, src: str) -> list[str]:
     """Substances ``src`` gives now: its particleSource whose conditions hold, and what it is a source of."""
     out = [i for syn, cond in sorted(kb.param(src, "particleSource").get("conditions", {}).items())
            if (i := kb.substance_instance(syn)) and conditions_met(kb, s, src, cond)]
-    out += [f[2] for f in sorted(s.facts) if f[0] == "insource" and f[1] == src]
+    out += s.targets("insource", src)  # (sorted, as a scan of the sorted facts gives them)
     return sorted(set(out))
 
 

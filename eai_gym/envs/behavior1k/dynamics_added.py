@@ -248,15 +248,17 @@ def _cover(relation: str, prop: str) -> Handler:
 
 def wait(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
     """WAIT(): time passes: what no active heat source reaches cools down (not hot); what no active cold source
-    reaches thaws (not frozen)."""
-    heated = exposure(kb, set(s.facts), "heatSource")
-    cooled = exposure(kb, set(s.facts), "coldSource")
-    e = Edit(s)
-    for f in sorted(s.facts):
-        if (f[0] == "hot" and f[1] not in heated) or (f[0] == "frozen" and f[1] not in cooled):
-            e.remove(*f)
-    if e.facts == set(s.facts):
+    reaches thaws (not frozen). (Reads each instance's hot/frozen atom, not a scan of the facts: a kept mask
+    answer then depends on those atoms only.)"""
+    heated = exposure(kb, s.facts, "heatSource")
+    cooled = exposure(kb, s.facts, "coldSource")
+    gone = [("hot", i) for i in kb.instances if s.has("hot", i) and i not in heated]
+    gone += [("frozen", i) for i in kb.instances if s.has("frozen", i) and i not in cooled]
+    if not gone:
         raise Failure(ADD, "nothing changes with time now")
+    e = begin(s)
+    for f in gone:
+        e.remove(*f)
     return e
 
 
@@ -264,7 +266,7 @@ def ignite(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
     assert t is not None
     require_object(kb, s, t)
     need(kb, t, "flammable", "IGNITE")
-    if t not in exposure(kb, set(s.facts), "heatSource"):
+    if t not in exposure(kb, s.facts, "heatSource"):
         raise Failure(MISSING, f"{t} must be on or in an active heat source to catch fire")
     if s.has("on_fire", t):
         raise Failure(ADD, f"{t} is already on fire")

@@ -11,7 +11,7 @@ of the last action. The goal is bddl 3.6.0's (:func:`~.goals.check_goal`).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -19,9 +19,10 @@ from ...core import Action, GoalStatus, Task
 from ..base import TaskTextEnv
 from .data import activity_names, activity_record
 from .intermediates import activity_intermediates
-from .kb import activity_kb
 from .state import B1KState
-from .world import ACTIONS, NO_TARGET, Behavior1KWorld, load_task
+from .mask import KeptMask
+from .observe import KeptDescription
+from .world import ACTIONS, NO_TARGET, Behavior1KWorld, Catalogue, catalogue_calls, load_task
 
 
 class Behavior1KEnv(TaskTextEnv):
@@ -43,6 +44,8 @@ class Behavior1KEnv(TaskTextEnv):
             raise ValueError(f"unknown protocol {protocol!r}; BEHAVIOR-1K has one: 'bddl-3.6.0'")
         self.protocol = protocol
         self.world = Behavior1KWorld()
+        self._description = KeptDescription()
+        self._header: tuple[Task | None, str] = (None, "")
         self.task_ids = activity_names()
         if activity is not None:
             activity_record(activity)
@@ -57,42 +60,32 @@ class Behavior1KEnv(TaskTextEnv):
     def load_task(self, task_id: str) -> Task[B1KState]:
         return load_task(task_id)
 
-    def catalogue(self, task: Task) -> list[Action]:
-        self.actions = self.world.catalogue(task.id)
-        self._group(task)
+    def catalogue(self, task: Task) -> Sequence[Action]:  # type: ignore[override]
+        """The activity's catalogue (:meth:`~.world.Behavior1KWorld.catalogue`; its actions made when first read)
+        and its kept mask."""
+        self._calls = catalogue_calls(task.id)
+        self._mask = KeptMask(self.world.legal, self._calls, task.id)
+        self.actions = Catalogue(self._calls)  # type: ignore[assignment]
         return self.actions
 
     def catalogue_size(self) -> int:
         return max_catalogue_size()
 
     def legal_mask(self) -> np.ndarray:
+        """Which catalogue entries would succeed: only candidates are asked (:meth:`~.mask.KeptMask.candidates`),
+        each answer kept until a fact it read changes (:class:`~.mask.KeptMask`).
+        :meth:`full_legal_mask` decides every candidate afresh."""
         assert self.episode is not None
-        state = self.episode.state
-        kb = activity_kb(state.activity)
-        probe = state.as_probe()
-        legal = self.world.legal
         mask = np.zeros(self.action_space.n, dtype=np.int8)
-        for i in self._groups[state.held is not None]:
-            name, target = self._calls[i]
-            if legal(kb, probe, name, target):
-                mask[i] = 1
+        mask[self._mask.legal(self.episode.state)] = 1
         return mask
 
-    def _group(self, task: Task) -> None:
-        """Catalogue indices worth checking with the hand empty / holding (the others always fail then), after
-        dropping entries the knowledge base rules out for good."""
-        kb = activity_kb(task.id)
-        empty, full = [], []
-        for i, a in enumerate(self.actions):
-            target = str(a.args[0]) if a.args else None
-            if target is not None and a.name in STATIC_NEED and not any(kb.has(target, p) for p in STATIC_NEED[a.name]):
-                continue
-            if a.name not in NEEDS_EMPTY_HAND:
-                full.append(i)
-            if a.name not in NEEDS_HELD:
-                empty.append(i)
-        self._groups = (empty, full)
-        self._calls = [(a.name, str(a.args[0]) if a.args else None) for a in self.actions]
+    def full_legal_mask(self) -> np.ndarray:
+        """:meth:`legal_mask` without kept answers: every candidate entry's preconditions on a probe."""
+        assert self.episode is not None
+        mask = np.zeros(self.action_space.n, dtype=np.int8)
+        mask[self._mask.fresh(self.episode.state)] = 1
+        return mask
 
     def goal_info(self, status: GoalStatus) -> dict[str, Any]:
         return {"success": status.success, "conditions": list(status.parts["conditions"])}
@@ -106,24 +99,16 @@ class Behavior1KEnv(TaskTextEnv):
                 for i, (t, ok) in enumerate(zip(texts, sat))]
 
     def observation(self) -> str:
+        """The activity, its goal, every entity's facts (:meth:`~.world.Behavior1KWorld.describe`, kept between
+        steps: :class:`~.observe.KeptDescription`), the held object and the last feedback."""
         assert self.task is not None and self.episode is not None
         state = self.episode.state
-        lines = [f"Activity: {self.task.id}", "Goal (BDDL, every condition must hold):"]
-        lines += ["  " + g for g in self.task.metadata["behavior1k"]["goal_bddl"]]
-        lines += ["Entities:", self.world.describe(state), f"Holding: {state.held or 'nothing'}",
-                  f"Feedback: {self.last_feedback}"]
-        return "\n".join(lines)
-
-
-#: actions that fail unless the hand is empty / unless something is held, and the target properties some action
-#: needs for good (the knowledge base does not change)
-NEEDS_EMPTY_HAND = frozenset({"OPEN", "CLOSE", "TOGGLE_ON", "TOGGLE_OFF", "DETACH"})
-NEEDS_HELD = frozenset({"RELEASE", "PLACE_ON_TOP", "PLACE_INSIDE", "SOAK_UNDER", "SOAK_INSIDE", "WIPE", "CUT",
-                        "PLACE_NEAR_HEATING_ELEMENT", "PLACE_NEXT_TO", "PLACE_UNDER", "FILL", "POUR", "RINSE",
-                        "APPLY", "MIX", "ATTACH", "DRAPE", "OVERLAY"})
-STATIC_NEED = {"OPEN": ("openable",), "CLOSE": ("openable",), "TOGGLE_ON": ("toggleable",),
-               "TOGGLE_OFF": ("toggleable",), "CUT": ("sliceable", "diceable"), "FOLD": ("cloth",),
-               "UNFOLD": ("cloth",), "IGNITE": ("flammable",), "PLACE_NEAR_HEATING_ELEMENT": ("heatSource",)}
+        if self._header[0] is not self.task:
+            lines = [f"Activity: {self.task.id}", "Goal (BDDL, every condition must hold):"]
+            lines += ["  " + g for g in self.task.metadata["behavior1k"]["goal_bddl"]]
+            self._header = (self.task, "\n".join(lines + ["Entities:"]))
+        return (f"{self._header[1]}\n{self._description.describe(state)}\nHolding: {state.held or 'nothing'}\n"
+                f"Feedback: {self.last_feedback}")
 
 
 @lru_cache(maxsize=1)

@@ -40,29 +40,38 @@ def active(kb: ActivityKB, facts: set, source: str, prop: str) -> bool:
     return not (p.get("requires_closed") and ("open", source) in facts)
 
 
-def _direct(kb: ActivityKB, facts: set, source: str, prop: str) -> list[str]:
-    inside_only = bool(kb.param(source, prop).get("requires_inside"))
-    return sorted(f[1] for f in facts if len(f) == 3 and f[2] == source
-                  and (f[0] == "inside" or (f[0] == "ontop" and not inside_only)))
-
-
 def exposure(kb: ActivityKB, facts: set, prop: str) -> dict[str, str]:
-    """Instances (objects and contained substances) an active source of kind ``prop`` acts on -> the source."""
+    """Instances (objects and contained substances) an active source of kind ``prop`` acts on -> the source: what
+    is inside it (or on top, unless ``requires_inside``), what is inside or on top of those (or of the source),
+    and what those contain. One source at a time, in KB order: the first source wins. (The facts are read in one
+    pass, when some source is active.)"""
     out: dict[str, str] = {}
+    below: dict[str, list[tuple[str, str]]] | None = None  # by a fact's second argument: (relation, first)
+    held: dict[str, list[str]] = {}  # by container: what it contains / is filled with
     for src in kb.sources[prop]:
         if ("real", src) not in facts or not active(kb, facts, src, prop):
             continue
-        holders = _direct(kb, facts, src, prop)
+        if below is None:
+            below = {}
+            for f in facts:
+                if len(f) == 3:
+                    if f[0] == "inside" or f[0] == "ontop":
+                        below.setdefault(f[2], []).append((f[0], f[1]))
+                    elif f[0] == "contains" or f[0] == "filled":
+                        held.setdefault(f[1], []).append(f[2])
+        inside_only = bool(kb.param(src, prop).get("requires_inside"))
+        holders = sorted(x for rel, x in below.get(src, ()) if rel == "inside" or not inside_only)
         for h in holders:
             out.setdefault(h, src)
         for h in holders + [src]:
-            for f in facts:  # any order: one source at a time, the first source (KB order) wins
-                # what stands on or in the source itself is its direct holders (``_direct``: on top only
-                # without ``requires_inside``); what stands on or in a holder is heated through it
-                if len(f) == 3 and f[2] == h and f[0] in ("inside", "ontop") and h != src:
-                    out.setdefault(f[1], src)
-                if len(f) == 3 and f[1] == h and f[0] in ("contains", "filled"):
-                    out.setdefault(f[2], src)
+            # what stands on or in the source itself is its holders (on top only without ``requires_inside``);
+            # what stands on or in a holder is heated through it
+            if h != src:
+                for _, x in below.get(h, ()):
+                    if x != src:
+                        out.setdefault(x, src)
+            for x in held.get(h, ()):
+                out.setdefault(x, src)
     return out
 
 

@@ -27,6 +27,13 @@ class B1KState:
 
     #: derived answers about this state (e.g. which closed container an object is in), not part of the value
     cache: dict | None = field(default=None, compare=False, hash=False, repr=False)
+    #: the state this one was edited from, until ``links`` is built (then patched from its links when it has them)
+    base: "B1KState | None" = field(default=None, compare=False, hash=False, repr=False)
+
+    @property
+    def scene(self) -> str:
+        """What states of one episode share (the activity): kept mask answers carry over between them."""
+        return self.activity
 
     def as_probe(self) -> "B1KState":
         """This state as a probe (same value, the same lookup index and derived answers)."""
@@ -42,30 +49,68 @@ class B1KState:
 
     def _links(self) -> dict:
         if self.links is None:
-            index: dict = {}
-            for f in self.facts:
-                if len(f) == 3:
-                    index.setdefault((f[0], f[1]), []).append(f[2])
-                    index.setdefault((f[0], f[2], None), []).append(f[1])
-            for v in index.values():
-                v.sort()
+            base = self.base
+            if base is not None and base.links is not None:
+                index = patched_links(base.links, base.facts, self.facts)
+            else:
+                index = {}
+                for f in self.facts:
+                    if len(f) == 3:
+                        index.setdefault((f[0], f[1]), []).append(f[2])
+                        index.setdefault((f[0], f[2], None), []).append(f[1])
+                for v in index.values():
+                    v.sort()
             object.__setattr__(self, "links", index)
+            object.__setattr__(self, "base", None)
         return self.links  # type: ignore[return-value]
 
     def real(self, inst: str) -> bool:
         return ("real", inst) in self.facts
 
+    def index(self) -> dict:
+        """The lookup index of the binary facts: ``(pred, a)`` -> sorted ``b``, ``(pred, b, None)`` -> sorted ``a``
+        (built on first use; read it, never change it)."""
+        return self.links if self.links is not None else self._links()
+
     def targets(self, pred: str, inst: str) -> list[str]:
         """Sorted ``b`` with ``(pred, inst, b)`` true."""
-        return list(self._links().get((pred, inst), ()))
+        return list((self.links if self.links is not None else self._links()).get((pred, inst), ()))
 
     def sources(self, pred: str, inst: str) -> list[str]:
         """Sorted ``a`` with ``(pred, a, inst)`` true."""
-        return list(self._links().get((pred, inst, None), ()))
+        return list((self.links if self.links is not None else self._links()).get((pred, inst, None), ()))
 
     def to_list(self) -> list[list[str]]:
         """The facts in check_goal's format, sorted."""
         return [list(f) for f in sorted(self.facts)]
+
+
+def patched_links(links: dict, old: frozenset[Fact], new: frozenset[Fact]) -> dict:
+    """The lookup index of the facts ``new`` from that of ``old`` (``links``, left as it is): the lists of the
+    keys the difference touches are replaced, the others shared (they are never changed in place); with no binary
+    fact changed, the index itself is shared."""
+    gone = [f for f in old - new if len(f) == 3]
+    came = [f for f in new - old if len(f) == 3]
+    if not gone and not came:
+        return links
+    out = dict(links)
+    for f in gone:
+        for key, x in (((f[0], f[1]), f[2]), ((f[0], f[2], None), f[1])):
+            rest = [y for y in out[key] if y != x]
+            if rest:
+                out[key] = rest
+            else:
+                del out[key]
+    for f in came:
+        for key, x in (((f[0], f[1]), f[2]), ((f[0], f[2], None), f[1])):
+            got = out.get(key)
+            if got is None:
+                out[key] = [x]
+            else:
+                grown = got + [x]
+                grown.sort()
+                out[key] = grown
+    return out
 
 
 class Reached(Exception):
@@ -86,6 +131,7 @@ class Edit:
         self.facts = set(state.facts)
         self.held = state.held
         self.activity = state.activity
+        self.base = state if state.__class__ is B1KState else None  # (a read-tracking view edits no state)
 
     def add(self, *atom: str) -> None:
         self.facts.add(atom)
@@ -113,4 +159,5 @@ class Edit:
         self.facts.add(("real", inst))
 
     def freeze(self) -> B1KState:
-        return B1KState(frozenset(self.facts), self.held, self.activity)
+        base = self.base if self.base is not None and self.base.activity == self.activity else None
+        return B1KState(frozenset(self.facts), self.held, self.activity, base=base)

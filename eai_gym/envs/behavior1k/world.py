@@ -6,7 +6,7 @@ Actions are written ``GRASP(apple.n.01_1)`` or as an EAI BEHAVIOR item ``{"actio
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Sequence, overload
 
 from ...core import Action, ActionError, ErrorType, GoalStatus, Outcome, Task, Trajectory
 from ..behavior.actions import parse_step
@@ -50,6 +50,20 @@ def load_task(activity: str) -> Task[B1KState]:
                 metadata={"behavior1k": {"goal_bddl": [_text(c.tokens) for c in goal.conditions]}})
 
 
+#: each goal's condition texts, by the goal's id (the goal kept alongside: an id may be reused once it is gone)
+_TEXTS: dict[int, tuple[ActivityGoal, list[str]]] = {}
+
+
+def condition_texts(goal: ActivityGoal) -> list[str]:
+    """The BDDL text of each of ``goal``'s conditions (remembered per goal)."""
+    hit = _TEXTS.get(id(goal))
+    if hit is None or hit[0] is not goal:
+        if len(_TEXTS) >= 4096:
+            _TEXTS.clear()
+        hit = _TEXTS[id(goal)] = (goal, [_text(c.tokens) for c in goal.conditions])
+    return hit[1]
+
+
 def _text(tokens: Any) -> str:
     return "(" + " ".join(_text(t) for t in tokens) + ")" if isinstance(tokens, list) else str(tokens)
 
@@ -59,6 +73,15 @@ class Behavior1KWorld:
 
     name = "behavior1k"
     activities = staticmethod(activity_names)
+
+    def __init__(self) -> None:
+        self._kept: KeptConditions | None = None  # the last goal's condition values (see satisfied)
+
+    def __getstate__(self) -> dict:
+        return {}  # (a cache)
+
+    def __setstate__(self, state: dict) -> None:
+        self._kept = None
 
     def parse(self, text: Any, state: B1KState) -> Action:
         if not isinstance(text, str):
@@ -108,14 +131,7 @@ class Behavior1KWorld:
 
     def catalogue(self, activity: str) -> list[Action]:
         """Every action over the activity's objects (substances and the agent are never targets)."""
-        kb = activity_kb(activity)
-        targets = [i for i in kb.instances if kb.is_object(i)]
-        out = []
-        for name in ACTIONS:
-            for t in ([None] if name in NO_TARGET else targets):
-                args = () if t is None else (t,)
-                out.append(Action(name, args, args, raw=to_text(name, t)))
-        return out
+        return [to_action(name, t) for name, t in catalogue_calls(activity)]
 
     def legal_actions(self, state: B1KState) -> list[Action]:
         kb = activity_kb(state.activity)
@@ -124,12 +140,17 @@ class Behavior1KWorld:
                 if self.legal(kb, probe, a.name, str(a.args[0]) if a.args else None)]
 
     def satisfied(self, state: B1KState, goal: ActivityGoal) -> list[bool]:
-        return goal.evaluate(state.facts)
+        """Each goal condition's value (``goal.evaluate``), kept from the last call on the same goal: a condition
+        is evaluated again only when an atom it reads changed (:class:`KeptConditions`)."""
+        kept = self._kept
+        if kept is None or kept.goal is not goal:
+            kept = self._kept = KeptConditions(goal)
+        return kept.evaluate(state.facts)
 
     def goal_status(self, trajectory: Trajectory[B1KState], goal: ActivityGoal) -> GoalStatus:
         sat = self.satisfied(trajectory.state, goal)
         return GoalStatus(all(sat), {"conditions": (sum(sat), len(sat))},
-                          [("condition", _text(c.tokens)) for c, ok in zip(goal.conditions, sat) if not ok])
+                          [("condition", t) for t, ok in zip(condition_texts(goal), sat) if not ok])
 
     def describe(self, state: B1KState) -> str:
         kb = activity_kb(state.activity)
@@ -147,6 +168,72 @@ class Behavior1KWorld:
             facts = "; ".join(by_first.get(inst, []))
             lines.append(f"{inst} ({kind}, {exists})" + (f": {facts}" if facts else ""))
         return "\n".join(lines)
+
+
+def to_action(name: str, target: str | None) -> Action:
+    args = () if target is None else (target,)
+    return Action(name, args, args, raw=to_text(name, target))
+
+
+def catalogue_calls(activity: str) -> list[tuple[str, str | None]]:
+    """The catalogue's entries as ``(action name, target or None)``: every action (in :data:`ACTIONS` order) over
+    the activity's objects, in declaration order."""
+    kb = activity_kb(activity)
+    targets = [i for i in kb.instances if kb.is_object(i)]
+    none: list[str | None] = [None]
+    return [(name, t) for name in ACTIONS for t in (none if name in NO_TARGET else targets)]
+
+
+class Catalogue(Sequence[Action]):
+    """:meth:`Behavior1KWorld.catalogue` as a sequence whose actions are made when first read (an episode reads a
+    few of its hundreds)."""
+
+    def __init__(self, calls: Sequence[tuple[str, str | None]]) -> None:
+        self.calls = calls
+        self._made: dict[int, Action] = {}
+
+    def __len__(self) -> int:
+        return len(self.calls)
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Action]: ...
+
+    def __getitem__(self, i: int | slice) -> Action | list[Action]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self.calls)))]
+        i = range(len(self.calls))[i]  # (negative indices; IndexError outside)
+        made = self._made.get(i)
+        if made is None:
+            made = self._made[i] = to_action(*self.calls[i])
+        return made
+
+
+class KeptConditions:
+    """``goal.evaluate(facts)`` for one goal, facts after facts: a condition is evaluated again only when one of
+    the atoms it reads (``CompiledCondition.atoms``: bddl's goal reads nothing else) changed."""
+
+    def __init__(self, goal: ActivityGoal) -> None:
+        self.goal = goal
+        self.readers: dict[Any, list[int]] = {}
+        for p, cond in enumerate(goal.conditions):
+            for atom in cond.atoms:
+                self.readers.setdefault(atom, []).append(p)
+        self.facts: frozenset | None = None
+        self.values: list[bool] = []
+
+    def evaluate(self, facts: frozenset) -> list[bool]:
+        last = self.facts
+        if last is None:
+            self.values = self.goal.evaluate(facts)
+        elif facts is not last:
+            readers, conditions = self.readers, self.goal.conditions
+            for p in {p for f in last ^ facts for p in readers.get(f, ())}:
+                self.values[p] = conditions[p].holds(facts)
+        self.facts = facts
+        return list(self.values)
 
 
 def origin(name: str) -> str:
