@@ -83,3 +83,23 @@ class KeptMask:
                     v = answer(k, decide(i), pinned)
                 mask[i] = 1 if v else 0
         return np.frombuffer(mask, dtype=np.int8).copy()
+
+
+class KeptMasks:
+    """An env's kept masks, one per task key, least recently used first and at most ``limit`` of them: a new
+    episode on a task starts from the mask and answers its last episode left."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._by_key: dict[Hashable, KeptMask] = {}
+
+    def take(self, key: Hashable, make: Callable[[], KeptMask]) -> KeptMask:
+        """The kept mask of ``key`` (made by ``make`` if there is none), now the most recently used."""
+        kept = self._by_key.pop(key, None) or make()
+        self._by_key[key] = kept
+        if len(self._by_key) > self.limit:
+            del self._by_key[next(iter(self._by_key))]
+        return kept
+
+    def __len__(self) -> int:
+        return len(self._by_key)

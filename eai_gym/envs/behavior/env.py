@@ -14,7 +14,7 @@ import numpy as np
 
 from ...core import Action, GoalStatus, Task
 from ...core.answers import KeptAnswers
-from ...core.kept_mask import KeptMask
+from ...core.kept_mask import KeptMask, KeptMasks
 from ..base import TaskTextEnv
 from .actions import ACTIONS, TWO_OBJECTS, to_text
 from .dynamics import both_hands_full, has_contents, interactivity, place, run_checks
@@ -48,7 +48,7 @@ class BehaviorEnv(TaskTextEnv):
         self.task_ids = task_ids()
         if task_id is not None:
             task_record(task_id)
-        self._kept_masks: dict[tuple, KeptMask] = {}  # (task id, mode) -> its kept mask (least recently used first)
+        self._kept_masks = KeptMasks(KEPT_TASKS)  # by (task id, mode)
         self._lines: dict = {}  # the observation's object lines (see BehaviorWorld.describe), for one scene
         self._lines_scene: object = None
         self._header: list[str] = []
@@ -87,11 +87,8 @@ class BehaviorEnv(TaskTextEnv):
             cached[1].extend((acts, groups, {}))
         acts, self._groups, self._mask_groups = cached[1]
         # the task's kept answers and mask carry over from its last episode in this env
-        self._kept = self._kept_masks.pop(key, None) or KeptMask(
-            self.action_space.n, KeptAnswers(BehaviorReadView, changed_keys))
-        self._kept_masks[key] = self._kept  # (most recently used last)
-        if len(self._kept_masks) > KEPT_TASKS:
-            del self._kept_masks[next(iter(self._kept_masks))]
+        self._kept = self._kept_masks.take(
+            key, lambda: KeptMask(self.action_space.n, KeptAnswers(BehaviorReadView, changed_keys)))
         return acts
 
     def catalogue_size(self) -> int:

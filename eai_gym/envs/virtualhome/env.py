@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ...core import Action, GoalStatus, Step, Task, WorldState
-from ...core.kept_mask import KeptMask
+from ...core.kept_mask import KeptMask, KeptMasks
 from ..base import TaskTextEnv
 from .actions import ARITY, to_script
 from .dynamics import holding_hand, is_close, is_facing, label
@@ -56,7 +56,7 @@ class VirtualHomeEnv(TaskTextEnv):
         self._lines: dict = {}
         self._header: str | None = None
         self._objects: tuple[int, ...] = ()
-        self._kept_masks: dict[str, KeptMask] = {}  # task id -> its kept mask (least recently used first)
+        self._kept_masks = KeptMasks(KEPT_TASKS)  # by task id
         super().__init__(task_id, action_mode, terminate_on_error, render_mode, terminate_on_success)
 
     def __getstate__(self) -> dict[str, Any]:
@@ -89,10 +89,7 @@ class VirtualHomeEnv(TaskTextEnv):
             cached = _CATALOGUES[key] = (task.initial_state.scene, acts, groups,
                                          mask_groups(groups, self.world.character, acts))
         self._groups, self._mask_groups = cached[2], cached[3]
-        self._kept = self._kept_masks.pop(task.id, None) or KeptMask(self.action_space.n)
-        self._kept_masks[task.id] = self._kept  # (most recently used last)
-        if len(self._kept_masks) > KEPT_TASKS:
-            del self._kept_masks[next(iter(self._kept_masks))]
+        self._kept = self._kept_masks.take(task.id, lambda: KeptMask(self.action_space.n))
         return cached[1]
 
     def legal_mask(self) -> np.ndarray:
