@@ -102,11 +102,26 @@ def states_for(name: str, seed: int) -> list[tuple[str, frozenset]]:
     return unique
 
 
+#: the reference kit's bddl 3.6.0 goal evaluator, where the brief puts it: ``../shared`` beside the repository
+BDDL_HARNESS = os.path.join(HERE, "..", "..", "shared", "reference", "harness", "behavior1k", "ref_bddl_goal.py")
+
+
+def run_bddl_harness(ref_python: str, harness: str, requests: list[dict]) -> list[dict]:
+    """bddl 3.6.0's verdict on each request (``{"activity", "facts", ...}``), through the kit's harness run with
+    ``ref_python``, in request order."""
+    with tempfile.TemporaryDirectory() as tmp:
+        req, out = os.path.join(tmp, "requests.json"), os.path.join(tmp, "verdicts.json")
+        with open(req, "w") as f:
+            json.dump(requests, f)
+        subprocess.run([ref_python, os.path.abspath(harness), req, "--out", out], check=True)
+        with open(out) as f:
+            return json.load(f)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ref-python", required=True, help="python of a venv with bddl==3.6.0 installed")
-    ap.add_argument("--harness", default=os.path.join(HERE, "..", "..", "..", "shared", "reference", "harness",
-                                                      "behavior1k", "ref_bddl_goal.py"))
+    ap.add_argument("--harness", default=BDDL_HARNESS)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=os.path.join(HERE, "..", "tests", "reference", "data", "behavior1k",
                                                   "goal_verdicts.json.gz"))
@@ -116,13 +131,7 @@ def main() -> None:
         for kind, state in states_for(name, args.seed):
             requests.append({"activity": name, "facts": [list(a) for a in sorted(state)]})
             index.append((name, kind, state))
-    with tempfile.TemporaryDirectory() as tmp:
-        req, out = os.path.join(tmp, "requests.json"), os.path.join(tmp, "verdicts.json")
-        with open(req, "w") as f:
-            json.dump(requests, f)
-        subprocess.run([args.ref_python, os.path.abspath(args.harness), req, "--out", out], check=True)
-        with open(out) as f:
-            verdicts = json.load(f)
+    verdicts = run_bddl_harness(args.ref_python, args.harness, requests)
     data: dict[str, dict] = {}
     for (name, kind, state), v in zip(index, verdicts):
         if v.get("error") or v.get("warnings"):

@@ -18,16 +18,16 @@ import argparse
 import gzip
 import json
 import os
-import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, HERE)
 from eai_gym.core import Episode  # noqa: E402
 from eai_gym.envs.behavior1k import check_goal  # noqa: E402
 from eai_gym.envs.behavior1k.data import activity_record  # noqa: E402
 from eai_gym.envs.behavior1k.world import Behavior1KWorld, load_task  # noqa: E402
+from behavior1k_goal_states import BDDL_HARNESS, run_bddl_harness  # noqa: E402
 
 
 def final_facts(activity: str, steps: list[str]) -> list[list[str]]:
@@ -45,8 +45,7 @@ def final_facts(activity: str, steps: list[str]) -> list[list[str]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ref-python", required=True, help="python of a venv with bddl==3.6.0 installed")
-    ap.add_argument("--harness", default=os.path.join(HERE, "..", "..", "shared", "reference", "harness",
-                                                      "behavior1k", "ref_bddl_goal.py"))
+    ap.add_argument("--harness", default=BDDL_HARNESS)
     ap.add_argument("--plans", default=os.path.join(HERE, "..", "eai_gym", "data", "behavior1k",
                                                     "gold_plans.json.gz"))
     ap.add_argument("--only", nargs="*")
@@ -55,13 +54,7 @@ def main() -> None:
         plans = json.load(f)["plans"]
     names = sorted(args.only or plans)
     requests = [{"activity": a, "id": a, "facts": final_facts(a, plans[a])} for a in names]
-    with tempfile.TemporaryDirectory() as tmp:
-        req, out = os.path.join(tmp, "requests.json"), os.path.join(tmp, "verdicts.json")
-        with open(req, "w") as f:
-            json.dump(requests, f)
-        subprocess.run([args.ref_python, os.path.abspath(args.harness), req, "--out", out], check=True)
-        with open(out) as f:
-            verdicts = json.load(f)
+    verdicts = run_bddl_harness(args.ref_python, args.harness, requests)
     differ = []
     for r, v in zip(requests, verdicts):
         ours = check_goal(r["activity"], r["facts"])
