@@ -76,7 +76,7 @@ def unreachable(activity: str) -> str | None:
     kb = activity_kb(activity)
     goal = activity_goal(activity)
     start = initial_state(activity)
-    side = _side_by_side(kb, goal, start)
+    side = _placed_together(kb, goal, start)
     if side:
         return side
     for cond in goal.conditions:
@@ -120,7 +120,7 @@ def unreachable(activity: str) -> str | None:
     return _fixed_out(kb, goal, start)
 
 
-def _side_by_side(kb: ActivityKB, goal, start) -> str | None:
+def _placed_together(kb: ActivityKB, goal, start) -> str | None:
     """``nextto`` and ``ontop`` literals the goal needs that no placement can make together: ``nextto`` between
     two fixtures (neither can be carried); one object on top of two (every placement puts the held object on one
     thing); two objects next to each other on top of different things (PLACE_NEXT_TO and PLACE_NEXT_TO_GROUP put
@@ -149,8 +149,9 @@ def _side_by_side(kb: ActivityKB, goal, start) -> str | None:
     for x, below in sorted(wanted.items()):
         if len(below) > 1:
             return (f"{x} must be on top of both {below[0]} and {below[1]}: every placement puts the held object "
-                    "on one thing (OmniGibson's OnTop needs the other object under the vertical ray from the "
-                    "object's bounding-box centre, so lying across two objects side by side is on top of one)")
+                    "on top of one thing (OmniGibson's OnTop(a, b) needs b hit by the one downward ray from a's "
+                    "bounding-box centre, so an object lying across two side by side is on top of one of them; only "
+                    "across a stack, one partly on the other, could it be on both, which eai-gym does not model)")
     if any(f[0] == "nextto" for f in start.facts):
         return None
     for x, y in need:
