@@ -82,8 +82,42 @@ def test_recipe_outputs_stand_on_the_container_their_inputs_stood_on() -> None:
 
 def test_next_to_goals_no_placement_can_make_have_a_static_reason() -> None:
     assert "both are fixtures" in (unreachable("getting_organized_for_work") or "")  # a desk and a swivel chair
-    assert "next to the other two" in (unreachable("set_a_dinner_table") or "")  # knife, fork and napkin
-    assert unreachable("bringing_in_kindling") is None
+    # the napkin on the table next to the upper of two stacked plates
+    reason = unreachable("set_a_dinner_table") or ""
+    assert "napkin.n.01_1 and plate.n.04_2 must be next to each other" in reason and "same thing" in reason
+    assert "on top of both half__eggplant.n.01_1 and half__eggplant.n.01_2" in (unreachable("cook_eggplant") or "")
+    for activity in ("bringing_in_kindling", "organizing_school_stuff", "setting_up_garden_furniture"):
+        assert unreachable(activity) is None, activity  # a triangle of nextto is no longer a static reason
+
+
+def test_place_next_to_group_joins_the_targets_neighbours() -> None:
+    ep, done = play("organizing_school_stuff", ["GRASP(backpack.n.01_1)", "PLACE_NEXT_TO(book.n.02_1)",
+                                                "GRASP(folder.n.02_1)", "PLACE_NEXT_TO_GROUP(backpack.n.01_1)"])
+    s = ep.state
+    for x, y in (("folder.n.02_1", "book.n.02_1"), ("folder.n.02_1", "backpack.n.01_1"),
+                 ("book.n.02_1", "backpack.n.01_1")):
+        assert s.has("nextto", x, y) and s.has("nextto", y, x), (x, y)
+    assert s.has("ontop", "folder.n.02_1", "bed.n.01_1") and s.held is None  # where the backpack stands
+    assert ep.step_text("GRASP(book.n.02_1)").ok  # picking one up drops its nextto, the others keep theirs
+    assert not ep.state.has("nextto", "folder.n.02_1", "book.n.02_1")
+    assert ep.state.has("nextto", "folder.n.02_1", "backpack.n.01_1")
+
+
+def test_place_next_to_group_needs_a_target_next_to_something() -> None:
+    world, task = Behavior1KWorld(), load_task("organizing_school_stuff")
+    ep = Episode(world, "organizing_school_stuff", task.initial_state)
+    assert ep.step_text("GRASP(pen.n.01_1)").ok
+    step = ep.step_text("PLACE_NEXT_TO_GROUP(calculator.n.02_1)")
+    assert not step.ok and step.error.value == "missing_step" and ep.state.held == "pen.n.01_1"
+
+
+def test_plain_place_next_to_is_next_to_its_target_only() -> None:
+    # set_a_fancy_table's goal forbids the fork next to the tablespoon, both next to the plate
+    ep, _ = play("set_a_fancy_table", ["GRASP(tablespoon.n.02_1)", "PLACE_NEXT_TO(plate.n.04_1)",
+                                       "GRASP(tablefork.n.01_1)", "PLACE_NEXT_TO(plate.n.04_1)"])
+    s = ep.state
+    assert s.has("nextto", "tablefork.n.01_1", "plate.n.04_1") and s.has("nextto", "tablespoon.n.02_1", "plate.n.04_1")
+    assert not s.has("nextto", "tablefork.n.01_1", "tablespoon.n.02_1")
 
 
 def test_an_object_put_into_a_container_filled_with_a_liquid_is_covered_by_it() -> None:

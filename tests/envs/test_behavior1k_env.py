@@ -184,8 +184,18 @@ def test_static_reasons_for_unsolvable_activities(activity: str, words: str) -> 
 
 @pytest.mark.parametrize("activity", ["loading_the_car", "halve_an_egg", "make_eggnog", "cook_chickpeas",
                                       "disposing_of_lawn_clippings",  # a container scoops up the clippings
+                                      "organizing_school_stuff", "setting_up_for_an_event",  # PLACE_NEXT_TO_GROUP
                                       "stacking_wood"])  # its goal is unsatisfiable, but no check names it
 def test_solvable_activities_have_no_static_reason(activity: str) -> None:
     from eai_gym.envs.behavior1k.diagnose import unreachable
 
     assert unreachable(activity) is None
+
+
+def test_no_activity_with_a_packaged_plan_has_a_static_reason() -> None:
+    from eai_gym.envs.behavior1k.diagnose import unreachable
+
+    plans = gold_data()["plans"]
+    if not plans:
+        pytest.skip("no packaged gold plans")
+    assert [a for a in sorted(plans) if unreachable(a)] == []

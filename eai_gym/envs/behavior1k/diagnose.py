@@ -76,7 +76,7 @@ def unreachable(activity: str) -> str | None:
     kb = activity_kb(activity)
     goal = activity_goal(activity)
     start = initial_state(activity)
-    side = _side_by_side(kb, goal, start)
+    side = _placed_together(kb, goal, start)
     if side:
         return side
     for cond in goal.conditions:
@@ -120,26 +120,46 @@ def unreachable(activity: str) -> str | None:
     return _fixed_out(kb, goal, start)
 
 
-def _side_by_side(kb: ActivityKB, goal, start) -> str | None:
-    """``nextto`` literals the goal needs that no placement can make: between two fixtures (neither can be
-    carried), or around a triangle (PLACE_NEXT_TO puts the held object next to one target, and picking an object
-    up drops its ``nextto`` relations: of three objects pairwise next to each other, the last one placed is next
-    to one of the others only)."""
+def _placed_together(kb: ActivityKB, goal, start) -> str | None:
+    """``nextto`` and ``ontop`` literals the goal needs that no placement can make together: ``nextto`` between
+    two fixtures (neither can be carried); one object on top of two (every placement puts the held object on one
+    thing); two objects next to each other on top of different things (PLACE_NEXT_TO and PLACE_NEXT_TO_GROUP put
+    the held object on what its target stands on, so objects next to each other stand on the same things).
+
+    The last two rest on each object being on top of one thing at most, which holds when no object starts on two
+    (only ``:init`` can give two), and, for ``nextto``, on no ``nextto`` at the start: then every ``nextto`` was
+    made by a placement that put its two objects on the same things, and only picking one of them up (which drops
+    the ``nextto``) or using up a support (which both lose) changes what they stand on."""
     need = sorted({tuple(sorted(a[1:])) for c in goal.conditions for a, positive in c.necessary_literals()
                    if positive and a[0] == "nextto" and a[1] != a[2]})
     for x, y in need:
         if ("nextto", x, y) not in start.facts and is_fixture(kb, x) and is_fixture(kb, y):
             return (f"('nextto', '{x}', '{y}'): both are fixtures (scene objects bddl places with inroom), which "
                     "eai-gym keeps where they are")
-    pairs = set(need)
+    on: dict[str, set[str]] = {}
+    for f in start.facts:
+        if f[0] == "ontop":
+            on.setdefault(f[1], set()).add(f[2])
+    if any(len(v) > 1 for v in on.values()):
+        return None
+    wanted: dict[str, list[str]] = {}
+    for a in sorted({a for c in goal.conditions for a, positive in c.necessary_literals() if positive}):
+        if a[0] == "ontop" and a[1] != a[2]:
+            wanted.setdefault(a[1], []).append(a[2])
+    for x, below in sorted(wanted.items()):
+        if len(below) > 1:
+            return (f"{x} must be on top of both {below[0]} and {below[1]}: every placement puts the held object "
+                    "on top of one thing (OmniGibson's OnTop(a, b) needs b hit by the one downward ray from a's "
+                    "bounding-box centre, so an object lying across two side by side is on top of one of them; only "
+                    "across a stack, one partly on the other, could it be on both, which eai-gym does not model)")
+    if any(f[0] == "nextto" for f in start.facts):
+        return None
     for x, y in need:
-        for z in sorted({b for a, b in pairs if a in (x, y)} | {a for a, b in pairs if b in (x, y)}):
-            tri = [tuple(sorted(p)) for p in ((x, y), (x, z), (y, z))]
-            if z not in (x, y) and all(p in pairs for p in tri) \
-                    and not all(("nextto",) + p in start.facts for p in tri):
-                return (f"{x}, {y} and {z} must each be next to the other two: PLACE_NEXT_TO puts the held object "
-                        "next to one target, and grasping an object drops its nextto relations, so the last of the "
-                        "three placed is next to one of the others only")
+        if x in wanted and y in wanted and wanted[x] != wanted[y]:
+            return (f"{x} and {y} must be next to each other, {x} on top of {wanted[x][0]} and {y} on top of "
+                    f"{wanted[y][0]}: PLACE_NEXT_TO and PLACE_NEXT_TO_GROUP put the held object on what its "
+                    "target stands on, and only picking an object up (which drops its nextto) moves it, so objects "
+                    "next to each other stand on the same thing")
     return None
 
 

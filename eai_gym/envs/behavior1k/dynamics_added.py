@@ -40,6 +40,29 @@ def _beside(relation: str) -> Handler:
     return act
 
 
+_next_to = _beside("nextto")
+
+
+def place_next_to_group(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
+    """PLACE_NEXT_TO_GROUP(t): the held object joins the objects ``t`` is next to: next to ``t`` and to each of
+    them, on what ``t`` stands on (as PLACE_NEXT_TO). OmniGibson's NextTo is geometric (bounding boxes within a
+    sixth of their mean size, and a horizontal ray from either centre hitting the other): an object laid in a
+    cluster is next to each member it touches. ``t`` must be next to something (else it is PLACE_NEXT_TO)."""
+    assert t is not None
+    holding(s, t)
+    require_object(kb, s, t)
+    group = s.targets("nextto", t)
+    if not group:
+        raise Failure(MISSING, f"{t} is next to nothing: PLACE_NEXT_TO puts the held object beside it alone")
+    o = s.held
+    e = _next_to(kb, s, t)
+    for n in group:
+        if n != o:
+            e.add("nextto", o, n)
+            e.add("nextto", n, o)
+    return e
+
+
 def place_near_heating_element(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
     """OmniGibson's primitive: on top of a heat source that does not need its objects inside."""
     assert t is not None
@@ -277,7 +300,7 @@ def ignite(kb: ActivityKB, s: B1KState, t: str | None) -> Edit:
 
 ADDED: dict[str, Handler] = {
     "PLACE_NEAR_HEATING_ELEMENT": place_near_heating_element,
-    "PLACE_NEXT_TO": _beside("nextto"), "PLACE_UNDER": _beside("under"),
+    "PLACE_NEXT_TO": _next_to, "PLACE_NEXT_TO_GROUP": place_next_to_group, "PLACE_UNDER": _beside("under"),
     "FILL": fill, "POUR": pour, "RINSE": rinse, "APPLY": apply_substance, "MIX": mix, "ATTACH": attach, "DETACH": detach,
     "FOLD": fold(True), "UNFOLD": fold(False), "DRAPE": _cover("draped", "drapeable"),
     "OVERLAY": _cover("overlaid", "cloth"), "WAIT": wait, "IGNITE": ignite,

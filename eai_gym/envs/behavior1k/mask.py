@@ -46,8 +46,8 @@ Answer = tuple[tuple[int, ...], tuple[int, ...]]
 #: actions that fail unless the hand is empty / unless something is held
 NEEDS_EMPTY_HAND = frozenset({"OPEN", "CLOSE", "TOGGLE_ON", "TOGGLE_OFF", "DETACH"})
 NEEDS_HELD = frozenset({"RELEASE", "PLACE_ON_TOP", "PLACE_INSIDE", "SOAK_UNDER", "SOAK_INSIDE", "WIPE", "CUT",
-                        "PLACE_NEAR_HEATING_ELEMENT", "PLACE_NEXT_TO", "PLACE_UNDER", "FILL", "POUR", "RINSE",
-                        "APPLY", "MIX", "ATTACH", "DRAPE", "OVERLAY"})
+                        "PLACE_NEAR_HEATING_ELEMENT", "PLACE_NEXT_TO", "PLACE_NEXT_TO_GROUP", "PLACE_UNDER", "FILL",
+                        "POUR", "RINSE", "APPLY", "MIX", "ATTACH", "DRAPE", "OVERLAY"})
 #: the properties (any one of them) an action's target / held object needs for good (the knowledge base does not
 #: change); ATTACH needs an attachable held object or a valid (held, target) attachment pair
 TARGET_NEEDS = {"OPEN": ("openable",), "CLOSE": ("openable",), "TOGGLE_ON": ("toggleable",),

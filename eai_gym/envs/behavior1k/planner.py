@@ -30,13 +30,13 @@ TOOL_PROPS = ("slicer", "particleRemover", "particleSource", "particleApplier", 
 #: actions whose target is where the held object or its substance goes (tried on every relevant object)
 TARGETS_PLACES = frozenset({"PLACE_ON_TOP", "PLACE_INSIDE", "PLACE_NEXT_TO", "PLACE_UNDER", "DRAPE", "OVERLAY",
                             "ATTACH", "POUR", "APPLY", "FILL", "SOAK_UNDER", "SOAK_INSIDE", "WIPE", "CUT", "MIX",
-                            "RINSE", "PLACE_NEAR_HEATING_ELEMENT"})
+                            "RINSE", "PLACE_NEAR_HEATING_ELEMENT", "PLACE_NEXT_TO_GROUP"})
 #: actions tried only when the goal reads one of these predicates
 SERVES = {"PLACE_NEXT_TO": {"nextto", "touching"}, "PLACE_UNDER": {"under"}, "DRAPE": {"draped"},
           "OVERLAY": {"overlaid"}, "ATTACH": {"attached"}, "DETACH": {"attached"}, "FOLD": {"folded", "unfolded"},
           "UNFOLD": {"folded", "unfolded"}, "IGNITE": {"on_fire"}, "WAIT": {"hot", "frozen"},
           "APPLY": {"covered"}, "WIPE": {"covered"}, "RINSE": {"covered"}, "SOAK_UNDER": {"saturated", "covered"},
-          "SOAK_INSIDE": {"saturated", "covered"}}
+          "SOAK_INSIDE": {"saturated", "covered"}, "PLACE_NEXT_TO_GROUP": {"nextto"}}
 
 
 def useful_actions(kb: ActivityKB) -> set[str]:

@@ -53,6 +53,8 @@ ACTION_HELP = {
            "its pieces",
     "PLACE_NEAR_HEATING_ELEMENT": "the robot places the object in its hand on the target heat source (e.g. a stove)",
     "PLACE_NEXT_TO": "the robot places the object in its hand next to the target object",
+    "PLACE_NEXT_TO_GROUP": "the robot places the object in its hand next to the target object and next to every "
+                           "object the target is next to; the target must be next to something",
     "PLACE_UNDER": "the robot places the object in its hand under the target object",
     "FILL": "the robot fills the container in its hand from the target source or container",
     "POUR": "the robot pours what the object in its hand contains into (or onto) the target object",
@@ -76,7 +78,8 @@ ACTION_EXAMPLE = {
     "PLACE_INSIDE": "electric_refrigerator.n.01_1", "OPEN": "electric_refrigerator.n.01_1",
     "CLOSE": "electric_refrigerator.n.01_1", "TOGGLE_ON": "sink.n.01_1", "TOGGLE_OFF": "sink.n.01_1",
     "SOAK_UNDER": "sink.n.01_1", "SOAK_INSIDE": "bucket.n.01_1", "WIPE": "table.n.02_1", "CUT": "apple.n.01_1",
-    "PLACE_NEAR_HEATING_ELEMENT": "stove.n.01_1", "PLACE_NEXT_TO": "plate.n.04_1", "PLACE_UNDER": "table.n.02_1",
+    "PLACE_NEAR_HEATING_ELEMENT": "stove.n.01_1", "PLACE_NEXT_TO": "plate.n.04_1",
+    "PLACE_NEXT_TO_GROUP": "plate.n.04_1", "PLACE_UNDER": "table.n.02_1",
     "FILL": "sink.n.01_1", "POUR": "bowl.n.01_1", "RINSE": "sink.n.01_1", "APPLY": "window.n.01_1",
     "MIX": "bowl.n.01_1", "ATTACH": "wall.n.01_1", "DETACH": "picture_frame.n.01_1", "FOLD": "towel.n.01_1",
     "UNFOLD": "towel.n.01_1", "DRAPE": "chair.n.01_1", "OVERLAY": "table.n.02_1", "IGNITE": "log.n.01_1",
