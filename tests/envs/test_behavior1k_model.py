@@ -103,3 +103,31 @@ def test_planner_estimate_is_zero_exactly_at_the_goal(activity: str) -> None:
         assert ep.step_text(step).ok
         assert (distance(ep.state) == 0) == all(task.goal.evaluate(ep.state.facts))
     assert distance(ep.state) == 0
+
+
+def _after(activity: str, steps: list[str]):
+    ep, recs = play(activity, steps)
+    assert all(r.ok for r in recs), [r.message for r in recs]
+    return ep.state
+
+
+def test_estimate_of_a_melted_substance_falls_step_by_step_as_its_object_goes_into_a_closed_heat_source() -> None:
+    from eai_gym.envs.behavior1k.heuristic import make_cost
+
+    kb = activity_kb("make_cookie_dough")
+    steps = ["OPEN(microwave.n.02_1)", "GRASP(butter.n.01_1)", "PLACE_INSIDE(microwave.n.02_1)",
+             "CLOSE(microwave.n.02_1)"]
+    costs = [make_cost(kb, _after("make_cookie_dough", steps[:k]), "melted__butter.n.01_1") for k in range(5)]
+    assert costs == sorted(costs, reverse=True) and len(set(costs)) == 5, costs
+    assert costs[-1] == 1.0  # only switching the microwave on is left
+    assert costs[0] < 12.0  # not the flat cost of a synset no rule is known to make
+
+
+def test_a_cold_source_is_no_place_to_cook_or_melt_a_substance() -> None:
+    from eai_gym.envs.behavior1k.heuristic import make_cost
+
+    # the grated cheese starts in a tupperware inside the refrigerator (a cold source)
+    kb = activity_kb("making_a_snack")
+    s = initial_state("making_a_snack")
+    assert s.has("inside", "tupperware.n.01_2", "electric_refrigerator.n.01_1")
+    assert make_cost(kb, s, "melted__grated_cheese.n.01_1") >= 4.0  # take it out, into the microwave, close, on

@@ -203,7 +203,23 @@ def make_cost(kb: ActivityKB, s: B1KState, inst: str, depth: int = 2) -> float:
                 best = min(best, _cut_cost(kb, s, rule, depth) / share)
             elif kind in GATHERING:
                 best = min(best, _gather_cost(kb, s, kind, rule, depth) / share)
+            elif kind == "melting":
+                best = min(best, _melt_cost(kb, s, rule, depth) / share)
     return best if best < float("inf") else 4 * TYPICAL
+
+
+def _melt_cost(kb: ActivityKB, s: B1KState, rule: dict, depth: int) -> float:
+    """A melting rule: its meltable object put where an active heat source heats it, or its meltable substance
+    contained in a container so heated (as a substance cooks); an input that does not exist yet made first."""
+    names = kb.objects.get(next(iter(rule["input_synsets"])), [])
+    if not names:
+        return 4 * TYPICAL
+    if names[0] in kb.substances:
+        return _gather_cost(kb, s, "substance_cooking", rule, depth)
+    have = [o for o in names if s.real(o)]
+    if have:
+        return min(_expose_cost(kb, s, o, "heatSource") for o in have)
+    return 1.0 + make_cost(kb, s, names[0], depth - 1) + 2.0 if depth else 4 * TYPICAL
 
 
 def _cut_cost(kb: ActivityKB, s: B1KState, rule: dict, depth: int) -> float:
@@ -277,13 +293,11 @@ def _gather_cost(kb: ActivityKB, s: B1KState, kind: str, rule: dict, depth: int)
         if cost and closed_around(kb, s, place) is not None:  # open what closes the station in to fill it
             cost += 1.0
         if kind in ("heat_cook", "substance_cooking", "substance_watercooking"):
-            sources = [h for h in kb.sources["heatSource"] + kb.sources["coldSource"]
-                       if not rule.get("heat_source") or kb.synset[h] in rule["heat_source"]]
+            sources = [h for h in kb.sources["heatSource"] + kb.sources["coldSource"] if kb.synset[h] in rule["heat_source"]] \
+                if rule.get("heat_source") else kb.sources["heatSource"]  # named: may be a cold source (ice cubes)
             if sources:
-                on = any(_at_source(kb, s, place, h, "heatSource" if h in kb.sources["heatSource"] else "coldSource")
-                         for h in sources)
-                cost += 0.0 if on else _reach(kb, s, place) + 1.0
-                cost += 0.0 if any(s.has("toggled_on", h) or not kb.has(h, "toggleable") for h in sources) else 1.0
+                cost += min(_source_cost(kb, s, place, h, "heatSource" if h in kb.sources["heatSource"]
+                                         else "coldSource") for h in sources)
         elif kind == "single_toggleable_machine":
             cost += 0.0 if s.has("toggled_on", place) else 1.0
         elif kind == "mixing_stick":
@@ -323,19 +337,22 @@ def _expose_cost(kb: ActivityKB, s: B1KState, o: str, prop: str) -> float:
     sources = [h for h in kb.sources[prop] if s.real(h)]
     if not sources:
         return 2 * TYPICAL
-    best = 2 * TYPICAL
-    for h in sources:
-        params = kb.param(h, prop)
-        placed = _at_source(kb, s, o, h, prop)
-        cost = 0.0 if placed else _reach(kb, s, o) + 1.0
-        if not placed and params.get("requires_inside") and kb.has(h, "openable") and not s.has("open", h):
-            cost += 2.0 if params.get("requires_closed") else 1.0  # open it to put o inside (and close it)
-        if params.get("requires_toggled_on") and not s.has("toggled_on", h):
-            cost += 1.0
-        if params.get("requires_closed") and s.has("open", h):
-            cost += 1.0
-        best = min(best, cost)
-    return max(best, 1.0)
+    return max(min(_source_cost(kb, s, o, h, prop) for h in sources), 1.0)
+
+
+def _source_cost(kb: ActivityKB, s: B1KState, o: str, h: str, prop: str) -> float:
+    """Actions until source ``h`` acts on ``o``: put ``o`` where it acts (opening the source first when it must
+    go inside, closing it after when the source ``requires_closed``), switch it on, close it."""
+    params = kb.param(h, prop)
+    placed = _at_source(kb, s, o, h, prop)
+    cost = 0.0 if placed else _reach(kb, s, o) + 1.0
+    if not placed and params.get("requires_inside") and kb.has(h, "openable") and not s.has("open", h):
+        cost += 2.0 if params.get("requires_closed") else 1.0  # open it to put o inside (and close it)
+    if params.get("requires_toggled_on") and not s.has("toggled_on", h):
+        cost += 1.0
+    if params.get("requires_closed") and s.has("open", h):
+        cost += 1.0
+    return cost
 
 
 def _at_source(kb: ActivityKB, s: B1KState, o: str, h: str, prop: str) -> bool:
