@@ -131,3 +131,36 @@ def test_a_cold_source_is_no_place_to_cook_or_melt_a_substance() -> None:
     s = initial_state("making_a_snack")
     assert s.has("inside", "tupperware.n.01_2", "electric_refrigerator.n.01_1")
     assert make_cost(kb, s, "melted__grated_cheese.n.01_1") >= 4.0  # take it out, into the microwave, close, on
+
+
+def test_heat_reaches_what_is_in_a_pan_on_the_stove_in_the_estimate_too() -> None:
+    from eai_gym.envs.behavior1k.heuristic import literal_cost
+
+    kb = activity_kb("make_garlic_mushrooms")
+    cooked = ("cooked", "mushroom.n.05_1")
+    apart = _after("make_garlic_mushrooms", ["OPEN(cabinet.n.01_1)", "OPEN(electric_refrigerator.n.01_1)"])
+    in_pan = _after("make_garlic_mushrooms", [
+        "OPEN(cabinet.n.01_1)", "OPEN(electric_refrigerator.n.01_1)", "GRASP(frying_pan.n.01_1)",
+        "PLACE_ON_TOP(stove.n.01_1)", "GRASP(mushroom.n.05_1)", "PLACE_INSIDE(frying_pan.n.01_1)"])
+    assert literal_cost(kb, apart, cooked, True) == 3.0  # grasp, place on the stove, switch it on
+    assert literal_cost(kb, in_pan, cooked, True) == 1.0  # switch the stove on
+
+
+def test_making_a_thing_the_goal_names_never_raises_the_estimate() -> None:
+    from eai_gym.envs.behavior1k.planner import estimate
+
+    steps = ["OPEN(electric_refrigerator.n.01_1)", "OPEN(cabinet.n.01_1)", "GRASP(carving_knife.n.01_1)"]
+    steps += [f"CUT(mushroom.n.05_{i})" for i in range(1, 6)]
+    values = [estimate(_after("make_garlic_mushrooms", steps[:k])) for k in range(3, len(steps) + 1)]
+    assert all(b < a for a, b in zip(values, values[1:])), values  # each cut makes two of the goal's halves
+
+
+@pytest.mark.parametrize("activity", ["make_cookie_dough", "making_a_snack"])
+def test_planner_finds_recipes_that_melt_an_input_in_a_closed_heat_source(activity: str) -> None:
+    from eai_gym.envs.behavior1k.planner import plan
+
+    result = plan(activity, max_nodes=15_000)
+    assert result.plan is not None, result.reason
+    ep, recs = play(activity, list(result.plan))
+    assert all(r.ok for r in recs)
+    assert all(load_task(activity).goal.evaluate(ep.state.facts))

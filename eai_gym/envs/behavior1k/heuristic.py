@@ -356,5 +356,11 @@ def _source_cost(kb: ActivityKB, s: B1KState, o: str, h: str, prop: str) -> floa
 
 
 def _at_source(kb: ActivityKB, s: B1KState, o: str, h: str, prop: str) -> bool:
-    """``o`` stands where source ``h`` acts on it: inside, or on top unless the source ``requires_inside``."""
+    """``o`` stands where source ``h`` acts on it (as :func:`~.rules.exposure`): inside it, or on top unless the
+    source ``requires_inside``, or inside or on top of something that stands so (a pan on the stove)."""
+    return _on_source(kb, s, o, h, prop) or any(
+        _on_source(kb, s, c, h, prop) for c in s.targets("inside", o) + s.targets("ontop", o) if c != h)
+
+
+def _on_source(kb: ActivityKB, s: B1KState, o: str, h: str, prop: str) -> bool:
     return s.has("inside", o, h) or (s.has("ontop", o, h) and not kb.param(h, prop).get("requires_inside"))
