@@ -155,8 +155,13 @@ def test_making_a_thing_the_goal_names_never_raises_the_estimate() -> None:
     assert all(b < a for a, b in zip(values, values[1:])), values  # each cut makes two of the goal's halves
 
 
-@pytest.mark.parametrize("activity", ["make_cookie_dough", "making_a_snack"])
-def test_planner_finds_recipes_that_melt_an_input_in_a_closed_heat_source(activity: str) -> None:
+@pytest.mark.parametrize("activity", [
+    "make_cookie_dough", "making_a_snack",  # an input melted in a closed heat source
+    "buying_groceries",  # a literal two conjuncts force together (the milk not in the first sack)
+    "doing_laundry",  # a literal a forpairs forces (the blouse dry), a goal atom false again as a novelty
+    "make_edible_chocolate_chip_cookie_dough",  # an input cooked outside the mixer whose dough must stay raw
+])
+def test_planner_finds_plans_the_search_once_gave_up_on(activity: str) -> None:
     from eai_gym.envs.behavior1k.planner import plan
 
     result = plan(activity, max_nodes=15_000)
@@ -164,3 +169,19 @@ def test_planner_finds_recipes_that_melt_an_input_in_a_closed_heat_source(activi
     ep, recs = play(activity, list(result.plan))
     assert all(r.ok for r in recs)
     assert all(load_task(activity).goal.evaluate(ep.state.facts))
+
+
+def test_goal_literals_forced_through_choices_and_by_conjuncts_together() -> None:
+    from eai_gym.envs.behavior1k.goals import goal_forced_literals, joint_goal_literals
+
+    assert (("inside", "carton__of__milk.n.01_1", "sack.n.01_1"), False) in joint_goal_literals("buying_groceries")
+    # forpairs over one blouse and two hangers: its row needs the blouse dry whichever hanger
+    assert (("saturated", "blouse.n.01_1", "water.n.06_1"), False) in goal_forced_literals("doing_laundry")
+    assert joint_goal_literals("doing_laundry") == ()
+
+
+def test_a_literal_every_case_of_a_choice_needs_gets_a_static_reason() -> None:
+    from eai_gym.envs.behavior1k.diagnose import unreachable
+
+    # each casserole the exists may pick needs both chicken legs hot; the activity declares no heat source
+    assert unreachable("set_up_a_buffet") == "('hot', 'chicken_leg.n.01_1'): the activity declares no heat source"

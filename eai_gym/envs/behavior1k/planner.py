@@ -341,11 +341,18 @@ def _novelty(start: B1KState, s: B1KState, h: int, seen: dict[int, set]) -> int:
 
 
 def _novel(start: B1KState, s: B1KState, seen: set) -> bool:
-    """Whether ``s`` makes a feature true for the first time: an atom, an initial atom's removal, or either of
-    those together with the held object (a restricted width 2: "open the fridge, then hold the pot")."""
+    """Whether ``s`` makes a feature true for the first time: an atom, an initial atom's removal, a goal atom's
+    absence (a blouse dry again after the washer wetted it), or an atom or initial atom's removal together with
+    the held object (a restricted width 2: "open the fridge, then hold the pot")."""
     atoms = set(s.facts) | {("-",) + f for f in start.facts - s.facts}
     held = s.held or ""
     feats = atoms | {(held,) + f for f in atoms} | {("held", held)}
+    feats |= {("-",) + a for a in _goal_atoms(s.activity) if a not in s.facts}
     new = feats - seen
     seen |= new
     return bool(new)
+
+
+@lru_cache(maxsize=256)
+def _goal_atoms(activity: str) -> tuple:
+    return tuple(sorted({a for c in activity_goal(activity).conditions for a in c.atoms}))
