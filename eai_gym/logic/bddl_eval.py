@@ -32,6 +32,8 @@ Fact = tuple[str, ...]
 Facts = AbstractSet[Fact]
 #: a literal's cost for :meth:`CompiledCondition.cost`: (atom, polarity) -> work; (None, True): a typical literal
 Leaf = Callable[[Optional[Fact], bool], float]
+#: a partial truth assignment of ground atoms (an atom it does not map is undecided)
+Assignment = Mapping[Fact, bool]
 _ENTITY = object()  # a scope value: the instance itself (bddl: the simulator object); a str is a binding
 _QUANTIFIERS = ("forall", "exists", "forn")
 
@@ -53,6 +55,11 @@ class _Node:
         ``and``, the cheapest of ``or``; a search heuristic, not part of bddl."""
         return 0.0 if self.holds(f) else leaf(None, True)
 
+    def value(self, a: Assignment) -> Optional[bool]:
+        """Three-valued: the verdict under the partial assignment ``a`` (atom -> truth), None while it depends
+        on atoms ``a`` leaves open."""
+        raise NotImplementedError
+
 
 class _Atom(_Node):
     __slots__ = ("key",)
@@ -65,6 +72,9 @@ class _Atom(_Node):
 
     def cost(self, f: Facts, leaf: Leaf) -> float:
         return 0.0 if self.key in f else leaf(self.key, True)
+
+    def value(self, a: Assignment) -> Optional[bool]:
+        return a.get(self.key)
 
 
 class _All(_Node):
@@ -82,6 +92,10 @@ class _All(_Node):
     def cost(self, f: Facts, leaf: Leaf) -> float:
         return sum(k.cost(f, leaf) for k in self.kids)
 
+    def value(self, a: Assignment) -> Optional[bool]:
+        values = [k.value(a) for k in self.kids]
+        return False if False in values else (None if None in values else True)
+
 
 class _Any(_All):
     __slots__ = ()
@@ -94,6 +108,10 @@ class _Any(_All):
 
     def cost(self, f: Facts, leaf: Leaf) -> float:
         return min((k.cost(f, leaf) for k in self.kids), default=leaf(None, True))
+
+    def value(self, a: Assignment) -> Optional[bool]:
+        values = [k.value(a) for k in self.kids]
+        return True if True in values else (None if None in values else False)
 
 
 class _Not(_Node):
@@ -113,6 +131,10 @@ class _Not(_Node):
             return leaf(self.kid.key, False) if self.kid.key in f else 0.0
         return super().cost(f, leaf)
 
+    def value(self, a: Assignment) -> Optional[bool]:
+        v = self.kid.value(a)
+        return None if v is None else not v
+
 
 class _Imply(_Node):
     __slots__ = ("ante", "cons")
@@ -125,6 +147,10 @@ class _Imply(_Node):
 
     def score(self, f: Facts) -> float:
         return 1.0 if not self.ante.holds(f) else self.cons.score(f)
+
+    def value(self, a: Assignment) -> Optional[bool]:
+        ante, cons = self.ante.value(a), self.cons.value(a)
+        return True if ante is False or cons is True else (False if ante is True and cons is False else None)
 
 
 class _Exactly(_All):
@@ -150,6 +176,11 @@ class _Exactly(_All):
             return (true - self.n) * leaf(None, True)
         missing = sorted(k.cost(f, leaf) for k in self.kids if not k.holds(f))
         return sum(missing[:self.n - true])
+
+    def value(self, a: Assignment) -> Optional[bool]:
+        values = [k.value(a) for k in self.kids]
+        true, open_ = values.count(True), values.count(None)
+        return False if true > self.n or true + open_ < self.n else (None if open_ else True)
 
 
 class _Pairs(_Node):
@@ -182,6 +213,17 @@ class _Pairs(_Node):
         short = self.need - (len(self.rows) - len(empty))
         return sum(empty[:max(short, 1)]) or leaf(None, True)
 
+    def value(self, a: Assignment) -> Optional[bool]:
+        values = [[k.value(a) for k in row] for row in self.rows]  # monotone in its entries: bound both ways
+        if self._enough([[v is True for v in row] for row in values]):
+            return True
+        return None if self._enough([[v is not False for v in row] for row in values]) else False
+
+    def _enough(self, values: list[list[bool]]) -> bool:
+        full_rows = sum(1 for row in values if any(row))
+        full_cols = sum(1 for j in range(self.width) if any(row[j] for row in values))
+        return full_rows >= self.need and full_cols >= self.need
+
 
 @dataclass(frozen=True)
 class CompiledCondition:
@@ -201,6 +243,10 @@ class CompiledCondition:
     def cost(self, facts: Facts, leaf: Leaf) -> float:
         """The work left to make it hold, from ``leaf``'s per-literal estimates (0 iff it holds); for search."""
         return self.node.cost(facts, leaf)
+
+    def value(self, assignment: Assignment) -> Optional[bool]:
+        """Three-valued verdict under a partial assignment of its atoms (None: undecided)."""
+        return self.node.value(assignment)
 
     def necessary_literals(self) -> list[tuple[Fact, bool]]:
         """Ground literals ``(atom, polarity)`` that must hold for the condition to hold: those reached from the

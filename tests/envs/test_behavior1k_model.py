@@ -103,3 +103,85 @@ def test_planner_estimate_is_zero_exactly_at_the_goal(activity: str) -> None:
         assert ep.step_text(step).ok
         assert (distance(ep.state) == 0) == all(task.goal.evaluate(ep.state.facts))
     assert distance(ep.state) == 0
+
+
+def _after(activity: str, steps: list[str]):
+    ep, recs = play(activity, steps)
+    assert all(r.ok for r in recs), [r.message for r in recs]
+    return ep.state
+
+
+def test_estimate_of_a_melted_substance_falls_step_by_step_as_its_object_goes_into_a_closed_heat_source() -> None:
+    from eai_gym.envs.behavior1k.heuristic import make_cost
+
+    kb = activity_kb("make_cookie_dough")
+    steps = ["OPEN(microwave.n.02_1)", "GRASP(butter.n.01_1)", "PLACE_INSIDE(microwave.n.02_1)",
+             "CLOSE(microwave.n.02_1)"]
+    costs = [make_cost(kb, _after("make_cookie_dough", steps[:k]), "melted__butter.n.01_1") for k in range(5)]
+    assert costs == sorted(costs, reverse=True) and len(set(costs)) == 5, costs
+    assert costs[-1] == 1.0  # only switching the microwave on is left
+    assert costs[0] < 12.0  # not the flat cost of a synset no rule is known to make
+
+
+def test_a_cold_source_is_no_place_to_cook_or_melt_a_substance() -> None:
+    from eai_gym.envs.behavior1k.heuristic import make_cost
+
+    # the grated cheese starts in a tupperware inside the refrigerator (a cold source)
+    kb = activity_kb("making_a_snack")
+    s = initial_state("making_a_snack")
+    assert s.has("inside", "tupperware.n.01_2", "electric_refrigerator.n.01_1")
+    assert make_cost(kb, s, "melted__grated_cheese.n.01_1") >= 4.0  # take it out, into the microwave, close, on
+
+
+def test_heat_reaches_what_is_in_a_pan_on_the_stove_in_the_estimate_too() -> None:
+    from eai_gym.envs.behavior1k.heuristic import literal_cost
+
+    kb = activity_kb("make_garlic_mushrooms")
+    cooked = ("cooked", "mushroom.n.05_1")
+    apart = _after("make_garlic_mushrooms", ["OPEN(cabinet.n.01_1)", "OPEN(electric_refrigerator.n.01_1)"])
+    in_pan = _after("make_garlic_mushrooms", [
+        "OPEN(cabinet.n.01_1)", "OPEN(electric_refrigerator.n.01_1)", "GRASP(frying_pan.n.01_1)",
+        "PLACE_ON_TOP(stove.n.01_1)", "GRASP(mushroom.n.05_1)", "PLACE_INSIDE(frying_pan.n.01_1)"])
+    assert literal_cost(kb, apart, cooked, True) == 3.0  # grasp, place on the stove, switch it on
+    assert literal_cost(kb, in_pan, cooked, True) == 1.0  # switch the stove on
+
+
+def test_making_a_thing_the_goal_names_never_raises_the_estimate() -> None:
+    from eai_gym.envs.behavior1k.planner import estimate
+
+    steps = ["OPEN(electric_refrigerator.n.01_1)", "OPEN(cabinet.n.01_1)", "GRASP(carving_knife.n.01_1)"]
+    steps += [f"CUT(mushroom.n.05_{i})" for i in range(1, 6)]
+    values = [estimate(_after("make_garlic_mushrooms", steps[:k])) for k in range(3, len(steps) + 1)]
+    assert all(b < a for a, b in zip(values, values[1:])), values  # each cut makes two of the goal's halves
+
+
+@pytest.mark.parametrize("activity", [
+    "make_cookie_dough", "making_a_snack",  # an input melted in a closed heat source
+    "buying_groceries",  # a literal two conjuncts force together (the milk not in the first sack)
+    "doing_laundry",  # a literal a forpairs forces (the blouse dry), a goal atom false again as a novelty
+    "make_edible_chocolate_chip_cookie_dough",  # an input cooked outside the mixer whose dough must stay raw
+])
+def test_planner_finds_plans_the_search_once_gave_up_on(activity: str) -> None:
+    from eai_gym.envs.behavior1k.planner import plan
+
+    result = plan(activity, max_nodes=15_000)
+    assert result.plan is not None, result.reason
+    ep, recs = play(activity, list(result.plan))
+    assert all(r.ok for r in recs)
+    assert all(load_task(activity).goal.evaluate(ep.state.facts))
+
+
+def test_goal_literals_forced_through_choices_and_by_conjuncts_together() -> None:
+    from eai_gym.envs.behavior1k.goals import goal_forced_literals, joint_goal_literals
+
+    assert (("inside", "carton__of__milk.n.01_1", "sack.n.01_1"), False) in joint_goal_literals("buying_groceries")
+    # forpairs over one blouse and two hangers: its row needs the blouse dry whichever hanger
+    assert (("saturated", "blouse.n.01_1", "water.n.06_1"), False) in goal_forced_literals("doing_laundry")
+    assert joint_goal_literals("doing_laundry") == ()
+
+
+def test_a_literal_every_case_of_a_choice_needs_gets_a_static_reason() -> None:
+    from eai_gym.envs.behavior1k.diagnose import unreachable
+
+    # each casserole the exists may pick needs both chicken legs hot; the activity declares no heat source
+    assert unreachable("set_up_a_buffet") == "('hot', 'chicken_leg.n.01_1'): the activity declares no heat source"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 
-from .goals import activity_goal
+from .goals import activity_goal, goal_forced_literals
 from .kb import ActivityKB, activity_kb
 from .dynamics import is_fixture
 from .rules import DRYER_CATEGORY
@@ -83,41 +83,53 @@ def unreachable(activity: str) -> str | None:
         if cond.holds(start.facts):
             continue
         for atom, positive in cond.necessary_literals():
-            pred, args = atom[0], atom[1:]
-            if pred == "real" and positive and ("future", args[0]) in start.facts \
-                    and not _made_by_rule(kb, kb.synset[args[0]]) and not _cut_makes(kb, kb.synset[args[0]]):
-                return (f"{atom}: no transition rule or cut makes {kb.synset[args[0]]} in this activity (from the "
-                        "inputs it declares, in the numbers a rule uses, through undeclared intermediates, with the "
-                        "containers, heat sources, machines and tools it declares)")
-            if pred == "covered" and not positive and atom in start.facts and not _removers(kb, args[1]) \
-                    and not _rinses(kb, args[1]) and not _scoops(kb, args[1]):
-                return (f"{atom} must become false: no declared object removes {kb.synset[args[1]]} (no particle "
-                        "remover whose conditions the activity's substances can meet, no water source to rinse, "
-                        + ("no container the agent can carry to scoop it up)" if kb.has(args[1], "physicalSubstance")
-                           else "and a visual substance cannot be scooped up)"))
-            if pred in ("covered", "contains", "filled", "saturated") and positive and atom not in start.facts \
-                    and not _sources(kb, args[1]):
-                return f"{atom}: nothing in the activity gives {kb.synset[args[1]]}"
-            if pred in IRREVERSIBLE and not positive and atom in start.facts:
-                return f"{atom} must become false: {IRREVERSIBLE[pred]}"
-            if pred in PLACING and positive and atom not in start.facts and is_fixture(kb, args[0]):
-                return (f"{atom}: {args[0]} is a fixture (a scene object bddl places in the {kb.room[args[0]]} with "
-                        "inroom) and cannot be moved")
-            if pred == "cooked" and positive and atom not in start.facts and ("real", args[0]) in start.facts:
-                need = kb.param(args[0], "cookable").get("cook_temperature", 0)
-                if not any(kb.param(h, "heatSource").get("temperature", 0) >= need for h in kb.sources["heatSource"]):
-                    if not kb.sources["heatSource"]:
-                        return f"{atom}: the activity declares no heat source"
-                    return (f"{atom}: no declared heat source reaches {kb.synset[args[0]]}'s cook_temperature "
-                            f"({need:g}; the knowledge base's heatSource temperatures are lower)")
-            if pred in ("hot", "frozen") and positive and atom not in start.facts \
-                    and not kb.sources["heatSource" if pred == "hot" else "coldSource"]:
-                return f"{atom}: the activity declares no {'heat' if pred == 'hot' else 'cold'} source"
-            if pred == "saturated" and not positive and atom in start.facts and not (
-                    kb.synset[args[1]] == "water.n.06" and _dryers(kb)):
-                return (f"{atom} must become false: nothing removes saturation (bddl 3.6.0 has no drying rule; "
-                        "OmniGibson's DryerRule dries water only, in a clothes dryer the activity does not declare)")
+            reason = _literal_reason(kb, start, atom, positive)
+            if reason:
+                return reason
+    for atom, positive in goal_forced_literals(activity):  # forced through a choice or by conjuncts together
+        reason = _literal_reason(kb, start, atom, positive)
+        if reason:
+            return reason
     return _fixed_out(kb, goal, start)
+
+
+def _literal_reason(kb: ActivityKB, start, atom: tuple, positive: bool) -> str | None:
+    """Why no action or rule can make the goal literal ``(atom, positive)`` as the goal needs it, or None."""
+    pred, args = atom[0], atom[1:]
+    if pred == "real" and positive and ("future", args[0]) in start.facts \
+            and not _made_by_rule(kb, kb.synset[args[0]]) and not _cut_makes(kb, kb.synset[args[0]]):
+        return (f"{atom}: no transition rule or cut makes {kb.synset[args[0]]} in this activity (from the "
+                "inputs it declares, in the numbers a rule uses, through undeclared intermediates, with the "
+                "containers, heat sources, machines and tools it declares)")
+    if pred == "covered" and not positive and atom in start.facts and not _removers(kb, args[1]) \
+            and not _rinses(kb, args[1]) and not _scoops(kb, args[1]):
+        return (f"{atom} must become false: no declared object removes {kb.synset[args[1]]} (no particle "
+                "remover whose conditions the activity's substances can meet, no water source to rinse, "
+                + ("no container the agent can carry to scoop it up)" if kb.has(args[1], "physicalSubstance")
+                   else "and a visual substance cannot be scooped up)"))
+    if pred in ("covered", "contains", "filled", "saturated") and positive and atom not in start.facts \
+            and not _sources(kb, args[1]):
+        return f"{atom}: nothing in the activity gives {kb.synset[args[1]]}"
+    if pred in IRREVERSIBLE and not positive and atom in start.facts:
+        return f"{atom} must become false: {IRREVERSIBLE[pred]}"
+    if pred in PLACING and positive and atom not in start.facts and is_fixture(kb, args[0]):
+        return (f"{atom}: {args[0]} is a fixture (a scene object bddl places in the {kb.room[args[0]]} with "
+                "inroom) and cannot be moved")
+    if pred == "cooked" and positive and atom not in start.facts and ("real", args[0]) in start.facts:
+        need = kb.param(args[0], "cookable").get("cook_temperature", 0)
+        if not any(kb.param(h, "heatSource").get("temperature", 0) >= need for h in kb.sources["heatSource"]):
+            if not kb.sources["heatSource"]:
+                return f"{atom}: the activity declares no heat source"
+            return (f"{atom}: no declared heat source reaches {kb.synset[args[0]]}'s cook_temperature "
+                    f"({need:g}; the knowledge base's heatSource temperatures are lower)")
+    if pred in ("hot", "frozen") and positive and atom not in start.facts \
+            and not kb.sources["heatSource" if pred == "hot" else "coldSource"]:
+        return f"{atom}: the activity declares no {'heat' if pred == 'hot' else 'cold'} source"
+    if pred == "saturated" and not positive and atom in start.facts and not (
+            kb.synset[args[1]] == "water.n.06" and _dryers(kb)):
+        return (f"{atom} must become false: nothing removes saturation (bddl 3.6.0 has no drying rule; "
+                "OmniGibson's DryerRule dries water only, in a clothes dryer the activity does not declare)")
+    return None
 
 
 def _placed_together(kb: ActivityKB, goal, start) -> str | None:

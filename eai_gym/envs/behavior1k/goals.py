@@ -13,10 +13,12 @@ from functools import lru_cache
 from typing import Any, Iterable
 
 from ...logic.bddl import BDDLError
+from ...logic.bddl_backbone import forced_literals
 from ...logic.bddl_eval import CompiledCondition, Fact, compile_conditions
 from .data import activity_record, predicate_arity
 
-__all__ = ["ActivityGoal", "activity_goal", "check_goal", "validate_facts"]
+__all__ = ["ActivityGoal", "activity_goal", "check_goal", "validate_facts", "goal_forced_literals",
+           "joint_goal_literals"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,22 @@ def activity_goal(activity: str) -> ActivityGoal:
         raise BDDLError(f"activity {activity!r}: {err}") from None
     declared = frozenset(n for names in rec["objects"].values() for n in names)
     return ActivityGoal(activity, declared, tuple(conds))
+
+
+@lru_cache(maxsize=None)
+def goal_forced_literals(activity: str) -> tuple[tuple[Fact, bool], ...]:
+    """The ground literals every state satisfying ``activity``'s goal has (its backbone as far as
+    :func:`~eai_gym.logic.bddl_backbone.forced_literals` decides): the necessary literals of its conjuncts, what
+    every case of a choice needs, and what the conjuncts force together."""
+    return tuple(forced_literals(activity_goal(activity).conditions))
+
+
+@lru_cache(maxsize=None)
+def joint_goal_literals(activity: str) -> tuple[tuple[Fact, bool], ...]:
+    """The forced literals that no conjunct forces alone, only the conjuncts together (``buying_groceries``: the
+    milk must not be in the first sack, as one conjunct's ``imply`` and another's ``exists`` decide)."""
+    alone = {lit for c in activity_goal(activity).conditions for lit in forced_literals([c])}
+    return tuple(lit for lit in goal_forced_literals(activity) if lit not in alone)
 
 
 def validate_facts(activity: str, facts: Iterable[Any]) -> frozenset[Fact]:

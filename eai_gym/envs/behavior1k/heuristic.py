@@ -15,7 +15,7 @@ from typing import Sequence
 
 from ...logic.bddl_eval import Fact
 from .dynamics import closed_around, conditions_met
-from .goals import activity_goal
+from .goals import activity_goal, goal_forced_literals, joint_goal_literals
 from .kb import ActivityKB, activity_kb
 from .rules import DRYER_CATEGORY
 from .state import B1KState
@@ -30,14 +30,19 @@ DEAD_END = 50.0
 
 
 def distance(s: B1KState, only: Sequence[int] | None = None) -> float:
-    """The estimated number of actions left to the goal from ``s`` (to its conjuncts ``only``, if given)."""
+    """The estimated number of actions left to the goal from ``s`` (to its conjuncts ``only``, if given; the
+    whole goal also counts the literals its conjuncts force only together)."""
     kb = activity_kb(s.activity)
 
     def leaf(atom: Fact | None, positive: bool) -> float:
         return TYPICAL if atom is None else literal_cost(kb, s, atom, positive)
 
     conditions = activity_goal(s.activity).conditions
-    return sum(conditions[i].cost(s.facts, leaf) for i in (range(len(conditions)) if only is None else only))
+    if only is not None:
+        return sum(conditions[i].cost(s.facts, leaf) for i in only)
+    joint = sum(literal_cost(kb, s, atom, positive) for atom, positive in joint_goal_literals(s.activity)
+                if (atom in s.facts) != positive)  # what the conjuncts force only together (none sees it alone)
+    return sum(c.cost(s.facts, leaf) for c in conditions) + joint
 
 
 def _reach(kb: ActivityKB, s: B1KState, o: str) -> float:
@@ -77,6 +82,8 @@ def literal_cost(kb: ActivityKB, s: B1KState, atom: Fact, positive: bool) -> flo
         return _clean_cost(kb, s, args[0], args[1])
     if pred in ("covered", "contains", "filled", "saturated") and positive:
         return _give_cost(kb, s, args[0], args[1], pred)
+    if pred == "cooked" and not positive:  # nothing uncooks: only using it up in a rule and making it again
+        return DEAD_END
     if pred in ("cooked", "hot", "frozen") and positive:
         return _expose_cost(kb, s, args[0], "coldSource" if pred == "frozen" else "heatSource")
     if pred == "real" and positive:
@@ -160,8 +167,16 @@ def _kept_dry(activity: str) -> tuple[str, ...]:
     """Objects the goal needs not saturated with or not covered by water, whatever choice it leaves, once per
     such literal (one dryer cycle serves them all: each costs its share)."""
     kb = activity_kb(activity)
-    return tuple(a[1] for c in activity_goal(activity).conditions for a, positive in c.necessary_literals()
-                     if not positive and a[0] in ("saturated", "covered") and kb.synset.get(a[2]) == "water.n.06")
+    return tuple(a[1] for a, positive in _forced_occurrences(activity)
+                 if not positive and a[0] in ("saturated", "covered") and kb.synset.get(a[2]) == "water.n.06")
+
+
+@lru_cache(maxsize=64)
+def _forced_occurrences(activity: str) -> tuple[tuple[Fact, bool], ...]:
+    """The literals the goal forces (:func:`~.goals.goal_forced_literals`: also through a choice, ``forpairs``
+    included), once per conjunct whose necessary literals list it, once if none does."""
+    listed = [lit for c in activity_goal(activity).conditions for lit in c.necessary_literals()]
+    return tuple(listed + [lit for lit in goal_forced_literals(activity) if lit not in set(listed)])
 
 
 def _wetted_against_goal(kb: ActivityKB, target: str) -> bool:
@@ -170,8 +185,7 @@ def _wetted_against_goal(kb: ActivityKB, target: str) -> bool:
     water = kb.substance_instance("water.n.06")
     if water is None:
         return False
-    negated = {a for c in activity_goal(kb.activity).conditions for a, positive in c.necessary_literals()
-               if not positive}
+    negated = {a for a, positive in goal_forced_literals(kb.activity) if not positive}
     saturating = {syn for rule in kb.rules["washer_particleremover"] for syn in rule["washed_item"]}
     return ("covered", target, water) in negated or (
         ("saturated", target, water) in negated and kb.synset[target] in saturating)
@@ -188,10 +202,10 @@ def _dry_cost(kb: ActivityKB, s: B1KState, o: str, dryer: str) -> float:
 GATHERING = ("heat_cook", "single_toggleable_machine", "mixing_stick", "substance_cooking", "substance_watercooking")
 
 
-def make_cost(kb: ActivityKB, s: B1KState, inst: str, depth: int = 2) -> float:
+def make_cost(kb: ActivityKB, s: B1KState, inst: str, depth: int = 2, avoid: frozenset = frozenset()) -> float:
     """Actions to make the ``future`` instance ``inst`` real: the cheapest rule that makes its synset, with each
     input gathered where the rule needs it (an input that does not exist yet made first, ``depth`` levels deep),
-    the station heated or switched on, the cutting tool or mixing tool in hand."""
+    the station heated or switched on, the cutting tool or mixing tool in hand; not in a place of ``avoid``."""
     syn = kb.synset[inst]
     best = float("inf")  # no rule known: a typical cost (a cap would hide the progress of a long recipe)
     for kind, rules in kb.rules.items():
@@ -202,8 +216,24 @@ def make_cost(kb: ActivityKB, s: B1KState, inst: str, depth: int = 2) -> float:
             if kind in ("slicing", "dicing"):
                 best = min(best, _cut_cost(kb, s, rule, depth) / share)
             elif kind in GATHERING:
-                best = min(best, _gather_cost(kb, s, kind, rule, depth) / share)
+                best = min(best, _gather_cost(kb, s, kind, rule, depth, avoid) / share)
+            elif kind == "melting":
+                best = min(best, _melt_cost(kb, s, rule, depth, avoid) / share)
     return best if best < float("inf") else 4 * TYPICAL
+
+
+def _melt_cost(kb: ActivityKB, s: B1KState, rule: dict, depth: int, avoid: frozenset) -> float:
+    """A melting rule: its meltable object put where an active heat source heats it, or its meltable substance
+    contained in a container so heated (as a substance cooks); an input that does not exist yet made first."""
+    names = kb.objects.get(next(iter(rule["input_synsets"])), [])
+    if not names:
+        return 4 * TYPICAL
+    if names[0] in kb.substances:
+        return _gather_cost(kb, s, "substance_cooking", rule, depth, avoid)
+    have = [o for o in names if s.real(o)]
+    if have:
+        return min(_expose_cost(kb, s, o, "heatSource") for o in have)
+    return 1.0 + make_cost(kb, s, names[0], depth - 1) + 2.0 if depth else 4 * TYPICAL
 
 
 def _cut_cost(kb: ActivityKB, s: B1KState, rule: dict, depth: int) -> float:
@@ -241,17 +271,21 @@ def _state_cost(kb: ActivityKB, s: B1KState, o: str, states: list) -> float:
     return cost
 
 
-def _gather_cost(kb: ActivityKB, s: B1KState, kind: str, rule: dict, depth: int) -> float:
+def _gather_cost(kb: ActivityKB, s: B1KState, kind: str, rule: dict, depth: int,
+                 avoid: frozenset = frozenset()) -> float:
     places = [i for key in ("container", "machine") for syn in (rule.get(key) or {}) for i in kb.objects.get(syn, ())]
     if kind.startswith("substance") or kind == "mixing_stick":
         first = kb.substance_instance(next(iter(rule.get("input_synsets") or {}), ""))
         holding = sorted(set(s.sources("contains", first) + s.sources("filled", first))) if first else []
         places = places or holding + [i for i in kb.instances if kb.has(i, "fillable") and i not in holding]
     best = float("inf")
-    for place in places[:3]:
+    for place in [p for p in places if p not in avoid][:3]:
         if not s.real(place):
             continue
         cost = 0.0
+        # an input made by heat is not made in this place when the goal needs the output uncooked: the heat
+        # would cook what the rule then makes there
+        inner = avoid | {place} if _kept_uncooked(kb, rule) else avoid
         for syn, count in (rule.get("input_synsets") or {}).items():
             names = kb.objects.get(syn, [])
             if not names:
@@ -264,7 +298,7 @@ def _gather_cost(kb: ActivityKB, s: B1KState, kind: str, rule: dict, depth: int)
                     if givers:  # fetch it (opening what closes it in) and pour it in
                         cost += min(_reach(kb, s, g) for g in givers) + 1.0
                     else:
-                        cost += 2.0 if s.real(x) or not depth else 2.0 + make_cost(kb, s, x, depth - 1)
+                        cost += 2.0 if s.real(x) or not depth else 2.0 + make_cost(kb, s, x, depth - 1, inner)
                 continue
             wanted = (rule.get("input_states") or {}).get(syn) or ()
             names = [o for o in names if all(s.has(pred, o) == bool(v) for pred, v in wanted)]
@@ -273,17 +307,15 @@ def _gather_cost(kb: ActivityKB, s: B1KState, kind: str, rule: dict, depth: int)
                 continue
             placed = [o for o in names if s.has("inside", o, place) or s.has("ontop", o, place)]
             for o in [o for o in names if o not in placed][:max(0, count - len(placed))]:
-                cost += _reach(kb, s, o) + 1.0 if s.real(o) or not depth else 1.0 + make_cost(kb, s, o, depth - 1)
+                cost += _reach(kb, s, o) + 1.0 if s.real(o) or not depth else 1.0 + make_cost(kb, s, o, depth - 1, inner)
         if cost and closed_around(kb, s, place) is not None:  # open what closes the station in to fill it
             cost += 1.0
         if kind in ("heat_cook", "substance_cooking", "substance_watercooking"):
-            sources = [h for h in kb.sources["heatSource"] + kb.sources["coldSource"]
-                       if not rule.get("heat_source") or kb.synset[h] in rule["heat_source"]]
+            sources = [h for h in kb.sources["heatSource"] + kb.sources["coldSource"] if kb.synset[h] in rule["heat_source"]] \
+                if rule.get("heat_source") else kb.sources["heatSource"]  # named: may be a cold source (ice cubes)
             if sources:
-                on = any(_at_source(kb, s, place, h, "heatSource" if h in kb.sources["heatSource"] else "coldSource")
-                         for h in sources)
-                cost += 0.0 if on else _reach(kb, s, place) + 1.0
-                cost += 0.0 if any(s.has("toggled_on", h) or not kb.has(h, "toggleable") for h in sources) else 1.0
+                cost += min(_source_cost(kb, s, place, h, "heatSource" if h in kb.sources["heatSource"]
+                                         else "coldSource") for h in sources)
         elif kind == "single_toggleable_machine":
             cost += 0.0 if s.has("toggled_on", place) else 1.0
         elif kind == "mixing_stick":
@@ -291,6 +323,13 @@ def _gather_cost(kb: ActivityKB, s: B1KState, kind: str, rule: dict, depth: int)
             cost += (min(_reach(kb, s, i) for i in tools) if tools else TYPICAL) + 1.0
         best = min(best, cost)
     return best
+
+
+def _kept_uncooked(kb: ActivityKB, rule: dict) -> bool:
+    """The goal needs an output of ``rule`` not cooked."""
+    forced = goal_forced_literals(kb.activity)
+    return any((("cooked", i), False) in forced for syn in rule.get("output_synsets") or {}
+               for i in kb.objects.get(syn, ()))
 
 
 def _givers(kb: ActivityKB, s: B1KState, x: str) -> list[str]:
@@ -323,21 +362,30 @@ def _expose_cost(kb: ActivityKB, s: B1KState, o: str, prop: str) -> float:
     sources = [h for h in kb.sources[prop] if s.real(h)]
     if not sources:
         return 2 * TYPICAL
-    best = 2 * TYPICAL
-    for h in sources:
-        params = kb.param(h, prop)
-        placed = _at_source(kb, s, o, h, prop)
-        cost = 0.0 if placed else _reach(kb, s, o) + 1.0
-        if not placed and params.get("requires_inside") and kb.has(h, "openable") and not s.has("open", h):
-            cost += 2.0 if params.get("requires_closed") else 1.0  # open it to put o inside (and close it)
-        if params.get("requires_toggled_on") and not s.has("toggled_on", h):
-            cost += 1.0
-        if params.get("requires_closed") and s.has("open", h):
-            cost += 1.0
-        best = min(best, cost)
-    return max(best, 1.0)
+    return max(min(_source_cost(kb, s, o, h, prop) for h in sources), 1.0)
+
+
+def _source_cost(kb: ActivityKB, s: B1KState, o: str, h: str, prop: str) -> float:
+    """Actions until source ``h`` acts on ``o``: put ``o`` where it acts (opening the source first when it must
+    go inside, closing it after when the source ``requires_closed``), switch it on, close it."""
+    params = kb.param(h, prop)
+    placed = _at_source(kb, s, o, h, prop)
+    cost = 0.0 if placed else _reach(kb, s, o) + 1.0
+    if not placed and params.get("requires_inside") and kb.has(h, "openable") and not s.has("open", h):
+        cost += 2.0 if params.get("requires_closed") else 1.0  # open it to put o inside (and close it)
+    if params.get("requires_toggled_on") and not s.has("toggled_on", h):
+        cost += 1.0
+    if params.get("requires_closed") and s.has("open", h):
+        cost += 1.0
+    return cost
 
 
 def _at_source(kb: ActivityKB, s: B1KState, o: str, h: str, prop: str) -> bool:
-    """``o`` stands where source ``h`` acts on it: inside, or on top unless the source ``requires_inside``."""
+    """``o`` stands where source ``h`` acts on it (as :func:`~.rules.exposure`): inside it, or on top unless the
+    source ``requires_inside``, or inside or on top of something that stands so (a pan on the stove)."""
+    return _on_source(kb, s, o, h, prop) or any(
+        _on_source(kb, s, c, h, prop) for c in s.targets("inside", o) + s.targets("ontop", o) if c != h)
+
+
+def _on_source(kb: ActivityKB, s: B1KState, o: str, h: str, prop: str) -> bool:
     return s.has("inside", o, h) or (s.has("ontop", o, h) and not kb.param(h, prop).get("requires_inside"))

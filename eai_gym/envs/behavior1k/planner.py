@@ -231,6 +231,12 @@ def _key(novelty: int, h: int, greedy: bool) -> tuple[int, int]:
     return (h, novelty) if greedy else (novelty, h)
 
 
+def estimate(s: B1KState) -> int:
+    """The planner's main estimate of ``s`` (:func:`_h`), in hundredths of an action."""
+    goal = activity_goal(s.activity)
+    return _h(goal, s, len(goal.conditions))
+
+
 def _h(goal, s: B1KState, total: int) -> int:
     """The actions left (:func:`~.heuristic.distance`, regressed from the goal's literals), less the share of a
     recipe's inputs gathered, plus goal relations made too early."""
@@ -267,13 +273,15 @@ def _necessary_placements(activity: str) -> list:
 
 
 def _recipe_progress(goal, s: B1KState) -> float:
-    """For goals that name things a rule makes (still ``future``): the best share of a rule's inputs already
-    gathered in one of its containers or machines (summed over the future things the goal names)."""
+    """For goals that name things a rule makes (``future`` at the start): 1 for each made (real now: making it
+    never lowers the bonus), else the best share of a rule's inputs already gathered in one of its containers or
+    machines, or of a cut's readiness (summed over those things)."""
     kb = activity_kb(s.activity)
-    futures = sorted({a for c in goal.conditions for atom in c.atoms for a in atom[1:]
-                      if ("future", a) in s.facts})
     total = 0.0
-    for x in futures:
+    for x in _goal_products(goal.activity):
+        if ("real", x) in s.facts:
+            total += 1.0
+            continue
         best = 0.0
         for kind in ("heat_cook", "single_toggleable_machine", "mixing_stick", "substance_cooking",
                      "substance_watercooking"):
@@ -291,6 +299,14 @@ def _recipe_progress(goal, s: B1KState) -> float:
         best = max(best, _cut_progress(kb, s, x))
         total += best
     return total
+
+
+@lru_cache(maxsize=256)
+def _goal_products(activity: str) -> tuple[str, ...]:
+    """The entities the goal names that do not exist at the start (a rule or a cut makes them)."""
+    start = initial_state(activity)
+    return tuple(sorted({a for c in activity_goal(activity).conditions for atom in c.atoms for a in atom[1:]
+                         if ("future", a) in start.facts}))
 
 
 def _cut_progress(kb: ActivityKB, s: B1KState, x: str) -> float:
@@ -325,11 +341,18 @@ def _novelty(start: B1KState, s: B1KState, h: int, seen: dict[int, set]) -> int:
 
 
 def _novel(start: B1KState, s: B1KState, seen: set) -> bool:
-    """Whether ``s`` makes a feature true for the first time: an atom, an initial atom's removal, or either of
-    those together with the held object (a restricted width 2: "open the fridge, then hold the pot")."""
+    """Whether ``s`` makes a feature true for the first time: an atom, an initial atom's removal, a goal atom's
+    absence (a blouse dry again after the washer wetted it), or an atom or initial atom's removal together with
+    the held object (a restricted width 2: "open the fridge, then hold the pot")."""
     atoms = set(s.facts) | {("-",) + f for f in start.facts - s.facts}
     held = s.held or ""
     feats = atoms | {(held,) + f for f in atoms} | {("held", held)}
+    feats |= {("-",) + a for a in _goal_atoms(s.activity) if a not in s.facts}
     new = feats - seen
     seen |= new
     return bool(new)
+
+
+@lru_cache(maxsize=256)
+def _goal_atoms(activity: str) -> tuple:
+    return tuple(sorted({a for c in activity_goal(activity).conditions for a in c.atoms}))
