@@ -67,11 +67,12 @@ def _closed_around(kb: ActivityKB, s: B1KState, t: str) -> str | None:
 
 
 def holding(s: B1KState, t: str | None = None) -> str:
-    if s.held is None:
+    held = s.held
+    if held is None:
         raise Failure(MISSING, "nothing in hand: GRASP an object first")
-    if t is not None and t == s.held:
+    if t is not None and t == held:
         raise Failure(AFF, f"{t} is the held object itself")
-    return s.held
+    return held
 
 
 def hand_free(s: B1KState, t: str) -> None:

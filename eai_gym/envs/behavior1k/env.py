@@ -76,9 +76,7 @@ class Behavior1KEnv(TaskTextEnv):
         each answer kept until a fact it read changes (:class:`~.mask.KeptMask`).
         :meth:`full_legal_mask` decides every candidate afresh."""
         assert self.episode is not None
-        mask = np.zeros(self.action_space.n, dtype=np.int8)
-        mask[self._mask.legal(self.episode.state)] = 1
-        return mask
+        return self._mask.array(self.episode.state, self.action_space.n)
 
     def full_legal_mask(self) -> np.ndarray:
         """:meth:`legal_mask` without kept answers: every candidate entry's preconditions on a probe."""

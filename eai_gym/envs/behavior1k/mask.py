@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Hashable, Sequence
 
+import numpy as np
+
 from ...core.answers import KeptAnswers
 from .kb import ActivityKB, activity_kb
 from .state import B1KState
@@ -101,6 +103,8 @@ class KeptMask:
         #: (made when something is first held)
         self._some_plan: list | None = None
         self._free_plan = self._plan(free, ANY)
+        self._array: np.ndarray = np.zeros(0, dtype=np.int8)
+        self._array_of: list[int] | None = None  # the legal list ``_array`` was made from
         self._by_held: dict[str | None, tuple[list, list]] = {None: ([], self._plan(empty, None))}
 
     def __reduce__(self):
@@ -125,13 +129,27 @@ class KeptMask:
 
     def legal(self, state: B1KState) -> list[int]:
         """The catalogue indices that would succeed in ``state`` (a state of this catalogue's activity)."""
+        return list(self._legal(state))
+
+    def array(self, state: B1KState, size: int) -> np.ndarray:
+        """:meth:`legal` as an int8 mask of ``size`` entries (a fresh array; while the legal entries are the same
+        list as at the last call, a copy of the last one)."""
+        out = self._legal(state)
+        if out is not self._array_of or len(self._array) != size:
+            mask = np.zeros(size, dtype=np.int8)
+            mask[out] = 1
+            self._array, self._array_of = mask, out
+        return self._array.copy()
+
+    def _legal(self, state: B1KState) -> list[int]:
+        """:meth:`legal`'s list itself: the same list while no kept answer was dropped (never to be changed)."""
         answers = self.answers
         answers.advance(state)
         held = state.held
         last = self._last
         if last is not None and last[0] is answers.state.scene and last[1] == held and \
                 last[2] == len(answers.values):
-            return list(last[3])  # no kept answer was dropped: the same answers as last time
+            return last[3]  # no kept answer was dropped: the same answers as last time
         plans = self._by_held.get(held)
         if plans is None:  # the entries on other targets (as for any held object), those asked with the object
             if self._some_plan is None:
@@ -166,7 +184,7 @@ class KeptMask:
                     got = answers.answer(key, self._question(key[0], members, held), PINNED)
                 out += got[0]
         self._last = (state.scene, held, len(answers.values), out)
-        return list(out)
+        return out
 
     def _plan(self, entries: list[int], hand: Hashable) -> list[tuple[tuple, tuple[int, ...]]]:
         """The kept answers asking ``entries`` with ``hand`` (ANY, SOME or what it holds), one per target: their
