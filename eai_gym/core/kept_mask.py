@@ -40,6 +40,9 @@ class KeptMask:
         self.where: dict[Hashable, Hashable] = {}
         self.met: set = set()  # the group keys in ``where``
         self.generation = -1
+        #: what a world keeps beside the mask, from one :meth:`update` to the next (a cache: it must hold only
+        #: what it can compute again, and check ``answers.generation`` before using it)
+        self.extra: dict[Hashable, Any] = {}
 
     def __reduce__(self):
         # a cache: a copy starts empty (its answers do not pickle)
