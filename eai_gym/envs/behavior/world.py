@@ -11,7 +11,7 @@ from .dynamics import ADD, AFF, MISSING, ORDER, Errors, check, high_level, inter
 from .executors import FIXED_RULES, REFERENCE_RULES, ExecutionCrash
 from .executors_use import EXECUTORS
 from ...logic.bddl import GoalCondition
-from .goals import GoalCrash, check_conditions
+from .goals import GoalCrash, KeptGoalCheck
 from .state import BehaviorState
 
 PROTOCOLS = ("fixed", "eai-1.0.5")
@@ -53,7 +53,8 @@ class BehaviorWorld:
         #: the last goal check, ``(state, goal, names, satisfied or GoalCrash message)``: states are values, so a
         #: step that leaves the state as it was (a failed action, NAVIGATE_TO) reuses it
         self._last_check: tuple | None = None
-        self._nodes: dict = {}  # the goal check's per-object nodes (goals.state_dict's memo)
+        self._nodes: dict = {}  # the goal check's per-object nodes and last edges (goals.state_dict's memo)
+        self._goal_check = KeptGoalCheck()
 
     # ------------------------------------------------------------------ parsing
     def parse(self, text: str, state: BehaviorState) -> Action:
@@ -127,7 +128,7 @@ class BehaviorWorld:
         last = self._last_check
         if last is None or last[0] is not state or last[1] is not goal or last[2] is not names:
             try:
-                result: tuple | str = tuple(check_conditions(state, goal, names, self.protocol, self._nodes))
+                result: tuple | str = tuple(self._goal_check.check(state, goal, names, self.protocol, self._nodes))
             except GoalCrash as e:
                 result = str(e)
             last = self._last_check = (state, goal, names, result)
