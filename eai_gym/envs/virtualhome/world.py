@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any, Iterable, Sequence
 
@@ -40,6 +41,7 @@ class VirtualHomeWorld:
         self.protocol = check_protocol(protocol)
         self.reference = protocol == "eai-1.0.5"
         self.rules = REFERENCE_RULES if self.reference else FIXED_RULES
+        self.dry_rules = dataclasses.replace(self.rules, dry_run=True)
         self.vocabulary = REFERENCE_WHITELIST if self.reference else frozenset(ARITY)
         self.character = character
 
@@ -89,10 +91,18 @@ class VirtualHomeWorld:
         return EXECUTORS[action.name](state, self.character, action.args, self.rules)
 
     def try_action_ok(self, state: WorldState, action: Action) -> bool:
-        """True if ``action`` would execute in ``state``."""
+        """True if ``action`` would execute in ``state`` (its executor's checks: a dry run, see ``Rules``)."""
         legal = LEGALITY.get(action.name)
         if legal is not None:
             return bool(legal(state, self.character, action.args, self.rules))
+        try:
+            return isinstance(EXECUTORS[action.name](state, self.character, action.args, self.dry_rules), WorldState)
+        except Unsupported:
+            return False
+
+    def executes(self, state: WorldState, action: Action) -> bool:
+        """True if ``action``'s executor, run in full, gives a new state (what :meth:`try_action_ok` answers
+        from its checks alone; the tests compare the two)."""
         try:
             return isinstance(self.try_action(state, action), WorldState)
         except Unsupported:
