@@ -162,8 +162,12 @@ class BehaviorWorld:
 
         ``cache`` (a dict the caller keeps for one scene) keeps each object's line with what it was built from
         (its values dict, parent, relations, hand), so a line is rebuilt only when one of them changed (states
-        are values: a changed object gets a new values dict).
+        are values: a changed object gets a new values dict), and the last text with its state and objects (a
+        step that leaves the state as it was, such as NAVIGATE_TO, reuses it).
         """
+        last = None if cache is None or objects is not None else cache.get(_LAST_TEXT)
+        if last is not None and last[0] is state:
+            return last[1]
         names = list(state.scene.order) if objects is None else list(objects)
         relations: dict[str, list[tuple[str, str]]] = {}
         for (a, b), r in state.edges.items():
@@ -194,4 +198,11 @@ class BehaviorWorld:
             if cache is not None:
                 cache[n] = (vals, place, rels, hand, line)
             lines.append(line)
-        return "\n".join(lines)
+        text = "\n".join(lines)
+        if cache is not None and objects is None:
+            cache[_LAST_TEXT] = (state, text)
+        return text
+
+
+#: the key of :meth:`BehaviorWorld.describe`'s last text in its cache (object names are strings)
+_LAST_TEXT = ("<last text>",)
