@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 from typing import Any, Iterable, Sequence
 
@@ -106,7 +107,7 @@ class BehaviorWorld:
 
     def execute(self, trajectory: Trajectory[BehaviorState], action: Action) -> Outcome[BehaviorState]:
         state = trajectory.state
-        history = trajectory.distinct_states()[:-1]
+        history = _EarlierStates(trajectory)
         new, errors, crash = self.try_action(state, action, history)
         details: dict[str, Any] = {"errors": [{"error_type": f"ErrorType.{k}", "error_reason": r}
                                               for k, r in errors.items]}
@@ -202,6 +203,29 @@ class BehaviorWorld:
         if cache is not None and objects is None:
             cache[_LAST_TEXT] = (state, text)
         return text
+
+
+class _EarlierStates(collections.abc.Sequence):
+    """A trajectory's distinct states but its last (the history the temporal checks search), listed when first
+    read: an action whose checks pass never reads it."""
+
+    def __init__(self, trajectory: Trajectory[BehaviorState]) -> None:
+        self._trajectory = trajectory
+        self._states: list[BehaviorState] | None = None
+
+    def _list(self) -> list[BehaviorState]:
+        if self._states is None:
+            self._states = self._trajectory.distinct_states()[:-1]
+        return self._states
+
+    def __len__(self) -> int:
+        return len(self._list())
+
+    def __getitem__(self, i):  # type: ignore[override]
+        return self._list()[i]
+
+    def __iter__(self):
+        return iter(self._list())
 
 
 #: the key of :meth:`BehaviorWorld.describe`'s last text in its cache (object names are strings)

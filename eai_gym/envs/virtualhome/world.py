@@ -155,7 +155,8 @@ class VirtualHomeWorld:
 
     # ------------------------------------------------------------------ goals and text
     def goal_status(self, trajectory: Trajectory[WorldState], goal: VirtualHomeGoal) -> GoalStatus:
-        executed = [s.action for s in trajectory.steps if s.ok and s.action is not None]
+        # (the executed actions are read only for action goals)
+        executed = [s.action for s in trajectory.steps if s.ok and s.action is not None] if goal.action_goals else []
         return evaluate_goals(trajectory.state, goal, executed, self.protocol)
 
     def describe(self, state: WorldState, objects: Iterable[int] | None = None,
