@@ -108,21 +108,25 @@ class BehaviorEnv(TaskTextEnv):
         table = self._mask_groups
         # the entries needing no hand are kept under whether both hands are full (that query pinned); a hand's
         # GRASP and RELEASE entries under what it holds (the hand pinned)
-        full = state.hands[0] is not None and state.hands[1] is not None  # both_hands_full(state)
-        g = table.get((_PLAIN, full))
-        if g is None:
-            g = table[(_PLAIN, full)] = (plain, [(i, full) for i in plain], _BOTH_FULL_PIN)
-        groups = {(_PLAIN, full): g}
-        for h, hand in enumerate(HANDS):
-            held = state.hands[h]
-            g = table.get((hand, held))
+        # (the groups dict is kept per pair of hands and handed out again: KeptMask then switches no group)
+        groups = table.get(("hands", state.hands))
+        if groups is None:
+            full = state.hands[0] is not None and state.hands[1] is not None  # both_hands_full(state)
+            g = table.get((_PLAIN, full))
             if g is None:
-                grasp, _, release, _, _ = per_hand[hand]
-                # GRASP with a full hand always fails (each of its checks fails then: it ends with "hand full");
-                # the PLACE and TRANSFER entries are decided below, for every target at once
-                entries = grasp if held is None else release.get(held, [])
-                g = table[(hand, held)] = (entries, [(i, held) for i in entries], _PINS[h])
-            groups[(hand, held)] = g
+                g = table[(_PLAIN, full)] = (plain, [(i, full) for i in plain], _BOTH_FULL_PIN)
+            groups = {(_PLAIN, full): g}
+            for h, hand in enumerate(HANDS):
+                held = state.hands[h]
+                g = table.get((hand, held))
+                if g is None:
+                    grasp, _, release, _, _ = per_hand[hand]
+                    # GRASP with a full hand always fails (each of its checks fails then: it ends with "hand
+                    # full"); the PLACE and TRANSFER entries are decided below, for every target at once
+                    entries = grasp if held is None else release.get(held, [])
+                    g = table[(hand, held)] = (entries, [(i, held) for i in entries], _PINS[h])
+                groups[(hand, held)] = g
+            table[("hands", state.hands)] = groups
         kept = self._kept
         mask = kept.update(state, groups, self._decide)
         tick = kept.extra["tick"] = kept.extra.get("tick", 0) + 1
