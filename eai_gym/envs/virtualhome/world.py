@@ -170,9 +170,16 @@ class VirtualHomeWorld:
             if cache["state"] == id(state):
                 return cache["text"]
             if cache["state"] == state.parent_id:
-                lines, keep = cache["lines"], cache["keep"]
+                lines, keep, memo = cache["lines"], cache["keep"], cache["memo"]
                 for oid in state.dirty & keep:
-                    lines[oid] = _object_line(state, oid, keep)
+                    # (a line is kept with the facts it shows: objects often return to earlier ones)
+                    facts = (oid, state.states(oid), *[state.targets(oid, rel) for rel in _SHOWN])
+                    line = memo.get(facts)
+                    if line is None:
+                        if len(memo) >= 4096:
+                            memo.clear()
+                        line = memo[facts] = _object_line(state, oid, keep)
+                    lines[oid] = line
                 text = "\n".join([lines[oid] for oid in cache["ids"]])
                 cache.update(state=id(state), text=text, ref=state)
                 return text
@@ -183,7 +190,7 @@ class VirtualHomeWorld:
         if cache is not None:
             cache.clear()
             cache.update(objects=objects, ids=ids, keep=keep, state=id(state), lines=lines, text=text,
-                         ref=state)
+                         ref=state, memo={})
         return text
 
 
