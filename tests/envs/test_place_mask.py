@@ -86,3 +86,24 @@ def test_the_walks_catch_kept_per_target_answers_that_ignore_dropped_ones(monkey
 
     monkeypatch.setattr(behavior_env, "kept_ok", stale)
     assert _caught()
+
+
+def test_grasp_entries_layout_and_a_grasp_check_that_skips_the_other_hand_is_caught(monkeypatch):
+    """GRASP with an empty hand is decided for every target at once (one answer per target for either empty
+    hand); a check that forgets "already in the other hand" makes the walks differ."""
+    env = gym.make("eai_gym/Behavior-v0", action_mode="index").unwrapped
+    env.reset(seed=0)
+    order = env.task.initial_state.scene.order
+    for hand, (grasp, *_rest) in env._groups[1].items():
+        assert [env.actions[int(i)].args for i in grasp] == [(t,) for t in order]
+        assert {env.actions[int(i)].name for i in grasp} == {f"{hand.split('_')[0].upper()}_GRASP"}
+    from eai_gym.envs.behavior import executors
+
+    real = executors.grasp_failure
+
+    def forgetful(st, obj, hand):
+        r = real(st, obj, hand)
+        return None if r is not None and "other hand" in r[1] else r
+
+    monkeypatch.setattr(behavior_env, "grasp_failure", forgetful)
+    assert _caught()

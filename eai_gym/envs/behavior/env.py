@@ -18,6 +18,7 @@ from ...core.kept_mask import KeptMask, KeptMasks
 from ..base import TaskTextEnv
 from .actions import ACTIONS, TWO_OBJECTS, to_text
 from .dynamics import both_hands_full, interactivity, place, run_checks
+from .executors import grasp_failure
 from .goals import GoalCrash, partial_counts
 from .place_mask import VERBS, closed, hand_entries, kept_ok, verb_of
 from .plan_progress import shortest_plan_length
@@ -120,10 +121,11 @@ class BehaviorEnv(TaskTextEnv):
                 held = state.hands[h]
                 g = table.get((hand, held))
                 if g is None:
-                    grasp, _, release, _, _ = per_hand[hand]
+                    release = per_hand[hand][2]
                     # GRASP with a full hand always fails (each of its checks fails then: it ends with "hand
-                    # full"); the PLACE and TRANSFER entries are decided below, for every target at once
-                    entries = grasp if held is None else release.get(held, [])
+                    # full"); GRASP with an empty hand and the PLACE and TRANSFER entries are decided below, for
+                    # every target at once
+                    entries = [] if held is None else release.get(held, [])
                     g = table[(hand, held)] = (entries, [(i, held) for i in entries], _PINS[h])
                 groups[(hand, held)] = g
             table[("hands", state.hands)] = groups
@@ -131,6 +133,15 @@ class BehaviorEnv(TaskTextEnv):
         mask = kept.update(state, groups, self._decide)
         tick = kept.extra["tick"] = kept.extra.get("tick", 0) + 1
         closed_targets = None
+        empty = [h for h in (0, 1) if state.hands[h] is None]
+        if empty:
+            # GRASP(t) with an empty hand: the same answer for either empty hand (its checks read only whether
+            # that hand holds t or anything, and both hands are pinned)
+            hand = HANDS[empty[0]]
+            ok = kept_ok(kept, state, "grasp", None, lambda t, hand=hand: lambda w: run_checks(
+                w, [lambda s: grasp_failure(s, t, hand), interactivity(t)]) is None, _BOTH_PINS, tick)
+            for h in empty:
+                mask[per_hand[HANDS[h]][0]] = ok
         for h, hand in enumerate(HANDS):
             held = state.hands[h]
             if held is None:
@@ -164,7 +175,7 @@ class BehaviorEnv(TaskTextEnv):
         plain, per_hand = self._groups
         candidates = list(plain)
         for hand, (grasp, needs_hand, release, (nto, first, second), _) in per_hand.items():
-            candidates += grasp
+            candidates.extend(grasp.tolist())
             held = state.held(hand)
             if held is None:
                 continue
@@ -226,6 +237,7 @@ class BehaviorEnv(TaskTextEnv):
 _LOADED: dict[tuple[str, str], tuple[Task, list]] = {}
 #: the read key of each hand (see :mod:`.tracking`): a LEFT_/RIGHT_ entry's answer is kept under its value
 _PINS = (frozenset({("h", 0)}), frozenset({("h", 1)}))
+_BOTH_PINS = _PINS[0] | _PINS[1]
 _PLAIN = "plain"
 _BOTH_FULL_PIN = frozenset({("q", (both_hands_full.compute, ()))})  # type: ignore[attr-defined]
 #: how many tasks' kept masks an env keeps (as many as the loaded-task cache)
@@ -266,7 +278,9 @@ def hand_groups(actions: list[Action], order: tuple[str, ...]) -> tuple[list[int
         for v, idx in verbs.items():
             if -1 in idx:
                 raise ValueError(f"the catalogue has no {h} {v} entry on {order[idx.index(-1)]}")
-        out[h] = (g, n, r, tuple(np.array(c, dtype=np.intp) for c in nto),
+        if len(g) != len(order) or any(actions[i].args != (t,) for i, t in zip(g, order)):
+            raise ValueError(f"the catalogue's {h} GRASP entries are not one per object in scene order")
+        out[h] = (np.array(g, dtype=np.intp), n, r, tuple(np.array(c, dtype=np.intp) for c in nto),
                   {v: np.array(idx, dtype=np.intp) for v, idx in verbs.items()})
     return plain, out
 

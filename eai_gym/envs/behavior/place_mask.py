@@ -96,12 +96,14 @@ def hand_entries(state: BehaviorState, held: str, ok: np.ndarray, moves_all: boo
     return out
 
 
-def kept_ok(kept: Any, state: BehaviorState, hand: str, held: str,
+def kept_ok(kept: Any, state: BehaviorState, hand: str, held: str | None,
             decide: Callable[[str], Callable[[Any], bool]], pin: frozenset, tick: int) -> np.ndarray:
-    """The shared checks' answers per target (``kept.answers`` keys ``(hand, t, held)``, ``decide(t)`` their
-    function, ``pin`` the hand's read key), kept in ``kept.extra`` from the last call: when that call was the
-    previous one on these answers (``tick - 1``) with the same object in the hand, only the targets whose
-    answers the last step dropped are decided again; otherwise every target is looked up."""
+    """Answers per target (``kept.answers`` keys ``(hand, t, held)``, ``decide(t)`` their function, ``pin``
+    their pinned read keys) as a bool array in ``order``, kept in ``kept.extra[hand]`` from the last call: when
+    that call was the previous one on these answers (``tick - 1``) with the same ``held``, only the targets
+    whose answers the last step dropped are decided again; otherwise every target is looked up. The mask asks
+    it for the shared PLACE checks of a hand holding ``held``, and (``hand`` ``"grasp"``, ``held`` None) for
+    GRASP with an empty hand."""
     answers = kept.answers
     last = kept.extra.get(hand)
     if last is not None and last[0] == held and last[1] == answers.generation and last[2] == tick - 1:
