@@ -101,8 +101,9 @@ class BehaviorEnv(TaskTextEnv):
         (:func:`hand_groups`). Each entry's answer is kept until a fact it read changes
         (:class:`~eai_gym.core.answers.KeptAnswers`), also from one episode of a task to the next; a LEFT_/RIGHT_
         entry's answer is kept under what that hand holds, so it is reused when the hand holds the same again.
-        The mask is updated where answers or candidates changed (:class:`~eai_gym.core.kept_mask.KeptMask`).
-        :meth:`full_legal_mask` decides every candidate afresh."""
+        The mask is updated where answers or candidates changed (:class:`~eai_gym.core.kept_mask.KeptMask`);
+        GRASP with an empty hand and a holding hand's PLACE/TRANSFER entries are decided for every target at
+        once (:mod:`.place_mask`). :meth:`full_legal_mask` decides every candidate afresh."""
         assert self.episode is not None
         state = self.episode.state  # the history only tells a wrong order from a missing step, not legality
         plain, per_hand = self._groups

@@ -17,7 +17,8 @@ mask keeps per ``(hand, t, held)`` for PLACE_NEXTTO_ONTOP already — and the ve
 
 The order in which the checks run decides an error's message, not whether the action executes, so each verb's
 entries are the conjunction of boolean arrays over the targets (:func:`hand_entries`). The per-target answers
-are kept in an array per hand and rewritten only where a step dropped one (:func:`kept_ok`).
+are kept in an array per hand and rewritten only where a step dropped one (:func:`kept_ok`), as are GRASP's
+with an empty hand (one answer per target for either empty hand).
 ``tests/envs/test_place_mask.py`` compares the result with running every executor.
 """
 
