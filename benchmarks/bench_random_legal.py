@@ -6,6 +6,7 @@ steps (counted). CPU time of the whole loop; the median over ``--repeats`` runs 
 
     python benchmarks/bench_random_legal.py --steps 5000 --repeats 5
     python benchmarks/bench_random_legal.py --profile virtualhome      # cProfile: the top functions
+    python benchmarks/bench_random_legal.py --profile virtualhome --steps 3000 --revisit 5   # the steady state
 """
 
 from __future__ import annotations
@@ -24,6 +25,10 @@ import numpy as np
 ENV_IDS = {"virtualhome": "eai_gym/VirtualHome-v0", "behavior": "eai_gym/Behavior-v0",
            "rearrange": "eai_gym/Rearrange-v0", "alfworld": "eai_gym/AlfWorld-v0",
            "behavior1k": "eai_gym/Behavior1K-v0"}
+
+
+#: the parts of a step whose cumulative shares ``--profile`` prints besides the mask
+PARTS = ("goal_status", "observation", "execute", "advance")
 
 
 def make(world: str):
@@ -63,14 +68,22 @@ def steps_per_s(world: str, steps: int, repeats: int) -> dict:
             "runs": [round(x) for x in rates]}
 
 
-def profile(world: str, steps: int, top: int = 5) -> list[tuple[str, float]]:
-    """The ``top`` functions by own time (tottime) over a walk, with their share of the walk; then the
-    share spent inside the env's ``legal_mask`` (cumulative), as ``("legal_mask (cumulative)", share)``."""
+def profile(world: str, steps: int, top: int = 5, revisit: int = 0,
+            parts: tuple[str, ...] = ()) -> list[tuple[str, float]]:
+    """The ``top`` functions by own time (tottime) over a walk, with their share of the walk; then the shares
+    spent inside the functions named in ``parts`` (cumulative, ``("NAME (cumulative)", share)``), and last the
+    share inside the env's ``legal_mask``, as ``("legal_mask (cumulative)", share)``.
+
+    ``revisit``: first walk ``revisit`` times ``steps`` steps with the seeds 0, 1, ... (what the timing runs
+    do), then profile a walk with the seed ``revisit``: the same tasks again, with other actions (the steady
+    state of runs 2–5); by default the profiled walk follows a 200-step warm-up (mostly first visits)."""
     env = make(world)
     walk(env, 200)
+    for r in range(revisit):
+        walk(env, steps, seed=r)
     prof = cProfile.Profile()
     prof.enable()
-    walk(env, steps)
+    walk(env, steps, seed=revisit)
     prof.disable()
     st = pstats.Stats(prof, stream=io.StringIO())
     total = st.total_tt
@@ -79,8 +92,9 @@ def profile(world: str, steps: int, top: int = 5) -> list[tuple[str, float]]:
     for (file, line, fn), (_cc, _nc, tt, _ct, _callers) in rows:
         short = "/".join(file.split("/")[-2:])
         out.append((f"{short}:{line}({fn})", tt / total))
-    mask = max((ct for (file, _l, fn), (_cc, _nc, _tt, ct, _c) in st.stats.items() if fn == "legal_mask"), default=0.0)
-    out.append(("legal_mask (cumulative)", mask / total))
+    for name in (*parts, "legal_mask"):
+        ct = max((ct for (_f, _l, fn), (_cc, _nc, _tt, ct, _c) in st.stats.items() if fn == name), default=0.0)
+        out.append((f"{name} (cumulative)", ct / total))
     return out
 
 
@@ -90,12 +104,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--steps", type=int, default=5000)
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--profile", default="", help="profile these worlds instead (comma-separated)")
+    ap.add_argument("--revisit", type=int, default=0,
+                    help="with --profile: profile after this many timing-run walks (the same tasks again)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if args.profile:
         for w in args.profile.split(","):
             print(f"{w}:")
-            for name, share in profile(w, args.steps):
+            for name, share in profile(w, args.steps, revisit=args.revisit, parts=PARTS):
                 print(f"  {100 * share:5.1f}%  {name}")
         return 0
     for w in args.worlds.split(","):

@@ -40,6 +40,10 @@ class KeptMask:
         self.where: dict[Hashable, Hashable] = {}
         self.met: set = set()  # the group keys in ``where``
         self.generation = -1
+        #: what a world keeps beside the mask, from one :meth:`update` to the next (a cache: it must hold only
+        #: what it can compute again, and check ``answers.generation`` before using it)
+        self.extra: dict[Hashable, Any] = {}
+        self._last_groups: dict | None = None
 
     def __reduce__(self):
         # a cache: a copy starts empty (its answers do not pickle)
@@ -49,26 +53,32 @@ class KeptMask:
                decide: Callable[[int], Callable[[Any], Any]]) -> np.ndarray:
         """The mask for ``state`` whose candidates are ``groups`` (group key -> group; a key names one fixed
         group, and an answer key is in one group only), as a fresh array; ``decide(i)`` is the function whose
-        truth is entry ``i``'s answer. An entry's answer key is its index ``i`` or a tuple ``(i, ...)``."""
+        truth is entry ``i``'s answer. An entry's answer key is its index ``i`` or a tuple ``(i, ...)``.
+        ``groups`` is read only: the dict given at the last call, given again, is taken to hold the same groups
+        (no group is switched on or off then)."""
         answers = self.answers
         answers.advance(state)
         mask, where, active = self.mask, self.where, self.active
+        same = groups is self._last_groups  # (the same dict as last time: the same groups, none to switch)
         if answers.generation != self.generation:  # the answers started over (a new scene)
             self.generation = answers.generation
             mask[:] = bytes(len(mask))
             where.clear()
             self.met.clear()
             active.clear()
-        for gkey in [g for g in active if g not in groups]:
-            for i in active.pop(gkey)[0]:
-                mask[i] = 0
+            same = False
+        self._last_groups = groups
+        if not same:
+            for gkey in [g for g in active if g not in groups]:
+                for i in active.pop(gkey)[0]:
+                    mask[i] = 0
         values, answer = answers.values, answers.answer
         for k in answers.dropped:
             group = active.get(where.get(k, _MISSING))
             if group is not None and k not in values:
                 i = k if type(k) is int else k[0]
                 mask[i] = 1 if answer(k, decide(i), group[2]) else 0
-        for gkey, group in groups.items():
+        for gkey, group in () if same else groups.items():
             if gkey in active:
                 continue
             active[gkey] = group

@@ -28,7 +28,7 @@ def _vh_brute(env) -> np.ndarray:
     state = env.episode.state
     mask = np.zeros(env.action_space.n, dtype=np.int8)
     for i, a in enumerate(env.actions):
-        mask[i] = env.world.try_action_ok(state, a)
+        mask[i] = env.world.executes(state, a)  # (the executor run in full: the mask asks a dry run)
     return mask
 
 
@@ -50,3 +50,22 @@ def _behavior_brute(env) -> np.ndarray:
 def test_behavior_mask(protocol, seed):
     assert _walk("eai_gym/Behavior-v0", seed, 30, _behavior_brute, protocol) == 30
 
+
+
+def test_the_walks_catch_a_dry_run_that_stops_before_a_check(monkeypatch):
+    """The mask asks each executor's dry run (``Rules.dry_run``: stop once the checks pass); one that stops a
+    check early (GRAB without the free-hand check) makes the mask differ from the full runs."""
+    from eai_gym.envs.virtualhome import executors_use
+    from eai_gym.envs.virtualhome.dynamics import inside_closed, is_close
+
+    real = executors_use.EXECUTORS["GRAB"]
+
+    def early(s, c, args, rules):
+        if rules.dry_run and is_close(s, c, args[0]) and not inside_closed(s, args[0]):
+            return s
+        return real(s, c, args, rules)
+
+    monkeypatch.setitem(executors_use.EXECUTORS, "GRAB", early)
+    with pytest.raises(AssertionError):
+        for seed in range(6):
+            _walk("eai_gym/VirtualHome-v0", seed, 40, _vh_brute)

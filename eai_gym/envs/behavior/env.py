@@ -17,8 +17,10 @@ from ...core.answers import KeptAnswers
 from ...core.kept_mask import KeptMask, KeptMasks
 from ..base import TaskTextEnv
 from .actions import ACTIONS, TWO_OBJECTS, to_text
-from .dynamics import both_hands_full, has_contents, interactivity, place, run_checks
+from .dynamics import both_hands_full, interactivity, place, run_checks
+from .executors import grasp_failure
 from .goals import GoalCrash, partial_counts
+from .place_mask import VERBS, closed, hand_entries, kept_ok, verb_of
 from .plan_progress import shortest_plan_length
 from .state import HANDS, BehaviorState
 from .tasks import check_initial_state, load_task, task_ids, task_record
@@ -99,60 +101,63 @@ class BehaviorEnv(TaskTextEnv):
         (:func:`hand_groups`). Each entry's answer is kept until a fact it read changes
         (:class:`~eai_gym.core.answers.KeptAnswers`), also from one episode of a task to the next; a LEFT_/RIGHT_
         entry's answer is kept under what that hand holds, so it is reused when the hand holds the same again.
-        The mask is updated where answers or candidates changed (:class:`~eai_gym.core.kept_mask.KeptMask`).
-        :meth:`full_legal_mask` decides every candidate afresh."""
+        The mask is updated where answers or candidates changed (:class:`~eai_gym.core.kept_mask.KeptMask`);
+        GRASP with an empty hand and a holding hand's PLACE/TRANSFER entries are decided for every target at
+        once (:mod:`.place_mask`). :meth:`full_legal_mask` decides every candidate afresh."""
         assert self.episode is not None
         state = self.episode.state  # the history only tells a wrong order from a missing step, not legality
         plain, per_hand = self._groups
         table = self._mask_groups
         # the entries needing no hand are kept under whether both hands are full (that query pinned); a hand's
-        # entries under what it holds (the hand pinned), and its TRANSFER_CONTENTS_ONTOP entries also under
-        # whether what it holds has contents (that query pinned)
-        full = state.hands[0] is not None and state.hands[1] is not None  # both_hands_full(state)
-        g = table.get((_PLAIN, full))
-        if g is None:
-            g = table[(_PLAIN, full)] = (plain, [(i, full) for i in plain], _BOTH_FULL_PIN)
-        groups = {(_PLAIN, full): g}
-        actions = self.actions
-        for h, hand in enumerate(HANDS):
-            held = state.hands[h]
-            g = table.get((hand, held))
+        # GRASP and RELEASE entries under what it holds (the hand pinned)
+        # (the groups dict is kept per pair of hands and handed out again: KeptMask then switches no group)
+        groups = table.get(("hands", state.hands))
+        if groups is None:
+            full = state.hands[0] is not None and state.hands[1] is not None  # both_hands_full(state)
+            g = table.get((_PLAIN, full))
             if g is None:
-                grasp, needs_hand, release, _ = per_hand[hand]
-                # GRASP with a full hand always fails (each of its checks fails then: it ends with "hand full")
-                entries = grasp if held is None else [i for i in needs_hand if actions[i].name not in _ONTOP] + \
-                    release.get(held, [])
-                g = table[(hand, held)] = (entries, [(i, held) for i in entries], _PINS[h])
-            groups[(hand, held)] = g
-            if held is None:
-                continue
-            contents = bool(state.children.get(held))  # has_contents(state, held)
-            g = table.get((hand, held, contents))
-            if g is None:
-                entries = [i for i in per_hand[hand][1] if actions[i].name in _ONTOP]
-                g = table[(hand, held, contents)] = (entries, [(i, held, contents) for i in entries],
-                                                     _PINS[h] | {("q", (_HAS_CONTENTS, (held,)))})
-            groups[(hand, held, contents)] = g
+                g = table[(_PLAIN, full)] = (plain, [(i, full) for i in plain], _BOTH_FULL_PIN)
+            groups = {(_PLAIN, full): g}
+            for h, hand in enumerate(HANDS):
+                held = state.hands[h]
+                g = table.get((hand, held))
+                if g is None:
+                    release = per_hand[hand][2]
+                    # GRASP with a full hand always fails (each of its checks fails then: it ends with "hand
+                    # full"); GRASP with an empty hand and the PLACE and TRANSFER entries are decided below, for
+                    # every target at once
+                    entries = [] if held is None else release.get(held, [])
+                    g = table[(hand, held)] = (entries, [(i, held) for i in entries], _PINS[h])
+                groups[(hand, held)] = g
+            table[("hands", state.hands)] = groups
         kept = self._kept
         mask = kept.update(state, groups, self._decide)
-        answers = kept.answers
-        values = answers.values
+        tick = kept.extra["tick"] = kept.extra.get("tick", 0) + 1
+        closed_targets = None
+        empty = [h for h in (0, 1) if state.hands[h] is None]
+        if empty:
+            # GRASP(t) with an empty hand: the same answer for either empty hand (its checks read only whether
+            # that hand holds t or anything, and both hands are pinned)
+            hand = HANDS[empty[0]]
+            ok = kept_ok(kept, state, "grasp", None, lambda t, hand=hand: lambda w: run_checks(
+                w, [lambda s: grasp_failure(s, t, hand), interactivity(t)]) is None, _BOTH_PINS, tick)
+            for h in empty:
+                mask[per_hand[HANDS[h]][0]] = ok
         for h, hand in enumerate(HANDS):
-            nto, first, second = per_hand[hand][3]
             held = state.hands[h]
-            if held is None or not len(nto):
-                continue  # placing with an empty hand always fails
+            if held is None:
+                continue  # placing or transferring with an empty hand always fails
+            ok = kept_ok(kept, state, hand, held, lambda t, hand=hand: lambda w: run_checks(
+                w, [place(t, hand), interactivity(t)]) is None, _PINS[h], tick)
+            if closed_targets is None:
+                closed_targets = closed(state)
+            _, _, _, (nto, first, second), verbs = per_hand[hand]
+            for verb, on in hand_entries(state, held, ok, self.world.rules.transfer_moves_all,
+                                         closed_targets).items():
+                mask[verbs[verb]] = on
             # PLACE_NEXTTO_ONTOP(t1, t2) runs the PLACE checks on t1, then on t2, and nothing else
-            pin = _PINS[h]
-            ok = np.zeros(len(state.scene.order), dtype=bool)
-            for p, t in enumerate(state.scene.order):
-                key = (hand, t, held)
-                v = values.get(key)
-                if v is None:
-                    v = answers.answer(key, lambda w, t=t, hand=hand: run_checks(
-                        w, [place(t, hand), interactivity(t)]) is None, pin)
-                ok[p] = v
-            mask[nto[ok[first] & ok[second]]] = 1
+            if len(nto):
+                mask[nto[ok[first] & ok[second]]] = 1
         return mask
 
     def _decide(self, i: int):
@@ -170,8 +175,8 @@ class BehaviorEnv(TaskTextEnv):
         mask = np.zeros(self.action_space.n, dtype=np.int8)
         plain, per_hand = self._groups
         candidates = list(plain)
-        for hand, (grasp, needs_hand, release, (nto, first, second)) in per_hand.items():
-            candidates += grasp
+        for hand, (grasp, needs_hand, release, (nto, first, second), _) in per_hand.items():
+            candidates.extend(grasp.tolist())
             held = state.held(hand)
             if held is None:
                 continue
@@ -233,28 +238,29 @@ class BehaviorEnv(TaskTextEnv):
 _LOADED: dict[tuple[str, str], tuple[Task, list]] = {}
 #: the read key of each hand (see :mod:`.tracking`): a LEFT_/RIGHT_ entry's answer is kept under its value
 _PINS = (frozenset({("h", 0)}), frozenset({("h", 1)}))
+_BOTH_PINS = _PINS[0] | _PINS[1]
 _PLAIN = "plain"
-_ONTOP = frozenset({"LEFT_TRANSFER_CONTENTS_ONTOP", "RIGHT_TRANSFER_CONTENTS_ONTOP"})
-_HAS_CONTENTS = has_contents.compute  # type: ignore[attr-defined]  # (kept-query keys)
 _BOTH_FULL_PIN = frozenset({("q", (both_hands_full.compute, ()))})  # type: ignore[attr-defined]
 #: how many tasks' kept masks an env keeps (as many as the loaded-task cache)
 KEPT_TASKS = 256
 
 
 def hand_groups(actions: list[Action], order: tuple[str, ...]) -> tuple[list[int], dict[str, tuple]]:
-    """Catalogue indices: those that need no hand, and per hand ``(grasp, needs_hand, release,
-    nextto_ontop)``: its GRASP entries, its PLACE/TRANSFER entries (they need something in that hand), its
-    RELEASE entries by object (they need that object in it) and its PLACE_NEXTTO_ONTOP entries as three
-    arrays (index, position of target 1 in ``order``, position of target 2)."""
+    """Catalogue indices: those that need no hand, and per hand ``(grasp, needs_hand, release, nextto_ontop,
+    verbs)``: its GRASP entries, its PLACE/TRANSFER entries (they need something in that hand), its RELEASE
+    entries by object (they need that object in it), its PLACE_NEXTTO_ONTOP entries as three arrays (index,
+    position of target 1 in ``order``, position of target 2), and for each verb of :mod:`.place_mask` the
+    array of its entries by target position in ``order``."""
     plain: list[int] = []
-    per_hand: dict[str, tuple] = {h: ([], [], {}, ([], [], [])) for h in HANDS}
+    per_hand: dict[str, tuple] = {h: ([], [], {}, ([], [], []), {v: [-1] * len(order) for v in VERBS})
+                                  for h in HANDS}
     pos = {n: p for p, n in enumerate(order)}
     for i, a in enumerate(actions):
         side = a.name.split("_", 1)[0]
         if side not in ("LEFT", "RIGHT"):
             plain.append(i)
             continue
-        grasp, needs_hand, release, nextto_ontop = per_hand[f"{side.lower()}_hand"]
+        grasp, needs_hand, release, nextto_ontop, verbs = per_hand[f"{side.lower()}_hand"]
         if "GRASP" in a.name:
             grasp.append(i)
         elif a.name.endswith("RELEASE"):
@@ -264,8 +270,20 @@ def hand_groups(actions: list[Action], order: tuple[str, ...]) -> tuple[list[int
                 col.append(v)
         else:
             needs_hand.append(i)
-    return plain, {h: (g, n, r, tuple(np.array(c, dtype=np.intp) for c in nto))
-                   for h, (g, n, r, nto) in per_hand.items()}
+            verb = verb_of(a.name)
+            if verb is None:
+                raise ValueError(f"catalogue entry {a.name} needs a hand but is no verb of place_mask")
+            verbs[verb][pos[a.args[0]]] = i
+    out = {}
+    for h, (g, n, r, nto, verbs) in per_hand.items():
+        for v, idx in verbs.items():
+            if -1 in idx:
+                raise ValueError(f"the catalogue has no {h} {v} entry on {order[idx.index(-1)]}")
+        if len(g) != len(order) or any(actions[i].args != (t,) for i, t in zip(g, order)):
+            raise ValueError(f"the catalogue's {h} GRASP entries are not one per object in scene order")
+        out[h] = (np.array(g, dtype=np.intp), n, r, tuple(np.array(c, dtype=np.intp) for c in nto),
+                  {v: np.array(idx, dtype=np.intp) for v, idx in verbs.items()})
+    return plain, out
 
 
 def catalogue(state: BehaviorState) -> list[Action]:

@@ -48,21 +48,26 @@ def _vol(s: BehaviorState, name: str) -> float:
 
 
 # ------------------------------------------------------------------ hands
+def grasp_failure(st: BehaviorState, obj: str, hand: str) -> tuple[str, str] | None:
+    """GRASP's own check (before the interactivity of ``obj``): the error, or None."""
+    if st.scene.is_floor(obj):
+        return AFF, f"Cannot grasp floor {obj}"
+    if _vol(st, obj) > 1.5:
+        return AFF, f"Object {obj} too big to grasp"
+    if st.held(hand) == obj:
+        return ADD, f"Object {obj} already in hand"
+    if in_a_hand(st, obj):
+        return ADD, f"Object {obj} already in other hand"
+    if st.held(hand) is not None:
+        return MISSING, f"{hand} hand full, release first before grasp"
+    return None
+
+
 def grasp(s, history, args, errors, rules, hand):
     obj = args[0]
 
     def grasp_check(st: BehaviorState):
-        if st.scene.is_floor(obj):
-            return AFF, f"Cannot grasp floor {obj}"
-        if _vol(st, obj) > 1.5:
-            return AFF, f"Object {obj} too big to grasp"
-        if st.held(hand) == obj:
-            return ADD, f"Object {obj} already in hand"
-        if in_a_hand(st, obj):
-            return ADD, f"Object {obj} already in other hand"
-        if st.held(hand) is not None:
-            return MISSING, f"{hand} hand full, release first before grasp"
-        return None
+        return grasp_failure(st, obj, hand)
 
     if not check(errors, s, history, [grasp_check, interactivity(obj)], temporal=True):
         return None

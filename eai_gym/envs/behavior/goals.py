@@ -65,17 +65,13 @@ def state_dict(s: BehaviorState, protocol: str, memo: dict | None = None
         nodes[name] = (states, props)
         if memo is not None:
             memo[name] = (obj, vals, hand, nodes[name])
-    edges = {(a, rel.lower(), b) for (a, b), rel in s.edges.items()}
-    for name, (par, link) in s.parent.items():
-        edges.add((name, ONTOP if link == ONTOP else INSIDE, par))
-        if par in s.parent:  # a grandparent exists
-            if protocol == "eai-1.0.5":
-                if not s.edges:
-                    raise GoalCrash("UnboundLocalError: the reference reads an unset variable when the "
-                                    "graph has no physical edge and an object sits two levels deep")
-            elif link == INSIDE:
-                for _, anc, up in s.ancestors(par):
-                    edges.add((name, INSIDE, anc))
+    hit = None if memo is None else memo.get(_EDGES)
+    if hit is not None and hit[0] == protocol and hit[1] == s.edges and hit[2] == s.parent:
+        edges = hit[3]  # (read only: the sliced objects' step below builds a new set)
+    else:
+        edges = tree_edges(s, protocol)
+        if memo is not None:
+            memo[_EDGES] = (protocol, dict(s.edges), dict(s.parent), edges)
     for name in s.scene.order:  # a sliced whole object: what both its parts have
         states, props = nodes[name]
         if "sliced" in states and "_part_" not in name:
@@ -89,6 +85,25 @@ def state_dict(s: BehaviorState, protocol: str, memo: dict | None = None
     return nodes, edges
 
 
+def tree_edges(s: BehaviorState, protocol: str) -> set[tuple[str, str, str]]:
+    """The state dict's edges before the sliced objects' step: the physical relations, and ``ontop``/``inside``
+    to each object's parent (``fixed``: ``inside`` to every ancestor along an inside link)."""
+    edges = {(a, rel.lower(), b) for (a, b), rel in s.edges.items()}
+    for name, (par, link) in s.parent.items():
+        edges.add((name, ONTOP if link == ONTOP else INSIDE, par))
+        if par in s.parent:  # a grandparent exists
+            if protocol == "eai-1.0.5":
+                if not s.edges:
+                    raise GoalCrash("UnboundLocalError: the reference reads an unset variable when the "
+                                    "graph has no physical edge and an object sits two levels deep")
+            elif link == INSIDE:
+                for _, anc, up in s.ancestors(par):
+                    edges.add((name, INSIDE, anc))
+    return edges
+
+
+#: the key under which :func:`state_dict` keeps its last edge set in ``memo`` (object names are strings)
+_EDGES = ("<tree edges>",)
 _GRAPH_KEYS = frozenset({"Cooked", "Dusty", "Frozen", "Open", "Sliced", "Soaked", "Stained", "ToggledOn",
                          "Slicer", "CleaningTool"})
 
@@ -140,16 +155,78 @@ def check_conditions(s: BehaviorState, conditions: Sequence[GoalCondition], name
     """Per condition: does some option hold entirely? (``fixed``: a truncated condition is decided on
     its formula.) ``memo``: see :func:`state_dict`."""
     nodes, edges = state_dict(s, protocol, memo)
-    scope = None
-    out = []
-    for c in conditions:
-        if c.truncated and protocol != "eai-1.0.5":
-            if scope is None:
-                scope = Scope(s.scene.object_map or _object_map(names))
-            out.append(formula_holds(c.expr, scope, lambda lit: literal_holds(lit, nodes, edges, names, protocol)))
+    return [_condition_holds(s, c, names, protocol, lambda lit: literal_holds(lit, nodes, edges, names, protocol))
+            for c in conditions]
+
+
+class KeptGoalCheck:
+    """:func:`check_conditions` that keeps each condition's result with what it read: the objects whose node
+    (states, properties) a literal looked up and the edges whose presence it asked. A condition is decided
+    again only when one of those nodes or edges differs from the last check (its options and formula are
+    decided by the literals alone, each read in an order that depends only on the values read before). A
+    check that raises starts the kept results over. ``tests/envs/test_behavior_goal_check.py`` compares it with
+    :func:`check_conditions` along random walks."""
+
+    def __init__(self) -> None:
+        self._key: tuple | None = None
+        self._nodes: dict = {}
+        self._edges: set = set()
+        self._kept: list = []
+
+    def check(self, s: BehaviorState, conditions: Sequence[GoalCondition], names: dict[str, str],
+              protocol: str, memo: dict | None = None) -> list[bool]:
+        key = self._key
+        try:
+            nodes, edges = state_dict(s, protocol, memo)
+            if key is None or key[0] is not conditions or key[1] is not names or key[2] is not s.scene \
+                    or key[3] != protocol:
+                key = (conditions, names, s.scene, protocol)
+                self._key, self._kept = None, [None] * len(conditions)
+                changed_nodes: set = set()
+                changed_edges: set = set()
+            else:
+                last = self._nodes
+                changed_nodes = {n for n, v in nodes.items() if last.get(n) is not v and last.get(n) != v}
+                changed_nodes.update(last.keys() - nodes.keys())
+                changed_edges = edges ^ self._edges
+            out = []
+            kept = self._kept
+            for i, c in enumerate(conditions):
+                hit = kept[i]
+                if hit is not None and changed_nodes.isdisjoint(hit[1]) and changed_edges.isdisjoint(hit[2]):
+                    out.append(hit[0])
+                    continue
+                read_nodes: set = set()
+                read_edges: set = set()
+                test = _reading_literal_test(nodes, edges, names, protocol, read_nodes, read_edges)
+                v = _condition_holds(s, c, names, protocol, test)
+                kept[i] = (v, read_nodes, read_edges)
+                out.append(v)
+        except BaseException:
+            self._key = None  # (some conditions may have been decided on a state the others were not)
+            raise
+        self._key, self._nodes, self._edges = key, nodes, edges
+        return out
+
+
+def _reading_literal_test(nodes, edges, names: dict[str, str], protocol: str, read_nodes: set, read_edges: set):
+    """:func:`literal_holds` on ``nodes``/``edges`` that records the node or edge each literal read."""
+    def test(lit: Any) -> bool:
+        v = literal_holds(lit, nodes, edges, names, protocol)
+        body = literal_tokens(lit)[2]
+        if len(body) == 2:
+            read_nodes.add(names[body[1]])
         else:
-            out.append(any(all(literal_holds(lit, nodes, edges, names, protocol) for lit in opt) for opt in c.options))
-    return out
+            read_edges.add((names[body[1]], _RENAME.get(body[0], body[0]), names[body[2]]))
+        return v
+    return test
+
+
+def _condition_holds(s: BehaviorState, c: GoalCondition, names: dict[str, str], protocol: str, test) -> bool:
+    """One condition of :func:`check_conditions`, its literals decided by ``test``."""
+    if c.truncated and protocol != "eai-1.0.5":
+        return formula_holds(c.expr, Scope(s.scene.object_map or _object_map(names)), test)
+    return any(all(test(lit) for lit in opt) for opt in c.options)
 
 
 def _object_map(names: dict[str, str]) -> dict[str, list[str]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 from typing import Any, Iterable, Sequence
 
@@ -11,7 +12,7 @@ from .dynamics import ADD, AFF, MISSING, ORDER, Errors, check, high_level, inter
 from .executors import FIXED_RULES, REFERENCE_RULES, ExecutionCrash
 from .executors_use import EXECUTORS
 from ...logic.bddl import GoalCondition
-from .goals import GoalCrash, check_conditions
+from .goals import GoalCrash, KeptGoalCheck
 from .state import BehaviorState
 
 PROTOCOLS = ("fixed", "eai-1.0.5")
@@ -53,7 +54,8 @@ class BehaviorWorld:
         #: the last goal check, ``(state, goal, names, satisfied or GoalCrash message)``: states are values, so a
         #: step that leaves the state as it was (a failed action, NAVIGATE_TO) reuses it
         self._last_check: tuple | None = None
-        self._nodes: dict = {}  # the goal check's per-object nodes (goals.state_dict's memo)
+        self._nodes: dict = {}  # the goal check's per-object nodes and last edges (goals.state_dict's memo)
+        self._goal_check = KeptGoalCheck()
 
     # ------------------------------------------------------------------ parsing
     def parse(self, text: str, state: BehaviorState) -> Action:
@@ -105,7 +107,7 @@ class BehaviorWorld:
 
     def execute(self, trajectory: Trajectory[BehaviorState], action: Action) -> Outcome[BehaviorState]:
         state = trajectory.state
-        history = trajectory.distinct_states()[:-1]
+        history = _EarlierStates(trajectory)
         new, errors, crash = self.try_action(state, action, history)
         details: dict[str, Any] = {"errors": [{"error_type": f"ErrorType.{k}", "error_reason": r}
                                               for k, r in errors.items]}
@@ -127,7 +129,7 @@ class BehaviorWorld:
         last = self._last_check
         if last is None or last[0] is not state or last[1] is not goal or last[2] is not names:
             try:
-                result: tuple | str = tuple(check_conditions(state, goal, names, self.protocol, self._nodes))
+                result: tuple | str = tuple(self._goal_check.check(state, goal, names, self.protocol, self._nodes))
             except GoalCrash as e:
                 result = str(e)
             last = self._last_check = (state, goal, names, result)
@@ -161,8 +163,12 @@ class BehaviorWorld:
 
         ``cache`` (a dict the caller keeps for one scene) keeps each object's line with what it was built from
         (its values dict, parent, relations, hand), so a line is rebuilt only when one of them changed (states
-        are values: a changed object gets a new values dict).
+        are values: a changed object gets a new values dict), and the last text with its state and objects (a
+        step that leaves the state as it was, such as NAVIGATE_TO, reuses it).
         """
+        last = None if cache is None or objects is not None else cache.get(_LAST_TEXT)
+        if last is not None and last[0] is state:
+            return last[1]
         names = list(state.scene.order) if objects is None else list(objects)
         relations: dict[str, list[tuple[str, str]]] = {}
         for (a, b), r in state.edges.items():
@@ -193,4 +199,34 @@ class BehaviorWorld:
             if cache is not None:
                 cache[n] = (vals, place, rels, hand, line)
             lines.append(line)
-        return "\n".join(lines)
+        text = "\n".join(lines)
+        if cache is not None and objects is None:
+            cache[_LAST_TEXT] = (state, text)
+        return text
+
+
+class _EarlierStates(collections.abc.Sequence):
+    """A trajectory's distinct states but its last (the history the temporal checks search), listed when first
+    read: an action whose checks pass never reads it."""
+
+    def __init__(self, trajectory: Trajectory[BehaviorState]) -> None:
+        self._trajectory = trajectory
+        self._states: list[BehaviorState] | None = None
+
+    def _list(self) -> list[BehaviorState]:
+        if self._states is None:
+            self._states = self._trajectory.distinct_states()[:-1]
+        return self._states
+
+    def __len__(self) -> int:
+        return len(self._list())
+
+    def __getitem__(self, i):  # type: ignore[override]
+        return self._list()[i]
+
+    def __iter__(self):
+        return iter(self._list())
+
+
+#: the key of :meth:`BehaviorWorld.describe`'s last text in its cache (object names are strings)
+_LAST_TEXT = ("<last text>",)

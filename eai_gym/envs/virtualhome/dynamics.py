@@ -50,6 +50,9 @@ class Rules:
     putobjback_not_grabbed_is_missing: bool = False
     #: An object in no room (WALK/FIND/WATCH): no failure code (reference) or an affordance error.
     roomless_is_affordance: bool = False
+    #: stop once the action is known to execute and return the input state (no copy, no effects): what the
+    #: index-mode mask asks. The result differs from a full run only in the state returned.
+    dry_run: bool = False
 
 
 REFERENCE_RULES = Rules()

@@ -110,12 +110,12 @@ class VirtualHomeEnv(TaskTextEnv):
         return lambda w: ok(w, actions[i])
 
     def full_legal_mask(self) -> np.ndarray:
-        """:meth:`legal_mask` without the kept answers: every candidate entry's executor runs."""
+        """:meth:`legal_mask` without the kept answers: every candidate entry's executor runs in full."""
         assert self.episode is not None
         state = self.episode.state
         mask = np.zeros(self.action_space.n, dtype=np.int8)
         for i in self._candidates(state):
-            mask[i] = self.world.try_action_ok(state, self.actions[i])
+            mask[i] = self.world.executes(state, self.actions[i])
         return mask
 
     def _candidates(self, state: WorldState) -> list[int]:

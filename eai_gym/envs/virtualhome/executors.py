@@ -40,6 +40,8 @@ def walk(s: WorldState, c, args, rules: Rules):
     fail = walk_failure(s, c, args, rules)
     if fail is not None:
         return fail
+    if rules.dry_run:
+        return s
     x = args[0]
     room, old_room = room_of(s, x), room_of(s, c)
     hands = held(s, c)
@@ -83,6 +85,8 @@ def find(s: WorldState, c, args, rules: Rules):
     if _find_in_place(s, c, x):
         if not is_close(s, c, x):
             return missing_close(s, c, x)
+        if rules.dry_run:
+            return s
         n = s.copy()
         n.remove_edges_from(c, FACING)
         make_close(n, c, x)
@@ -102,6 +106,8 @@ def _rest(posture: str, other: str, prop: str, capacity: dict[str, int], face: b
             return no_affordance(f"{label(s, x)} is not {prop.lower()}")
         if len(s.sources(x, ON)) >= capacity.get(cname(s, x), 1):
             return Failure("missing", f"Too many things on {label(s, x)}")
+        if rules.dry_run:
+            return s
         n = s.copy()
         n.add_edge(c, ON, x)
         if face:
@@ -119,6 +125,8 @@ lie = _rest("LYING", "SITTING", "LIEABLE", LIE_CAPACITY, face=False)
 def standup(s: WorldState, c, args, rules: Rules):
     st = s.states(c)
     if "SITTING" in st or "LYING" in st:
+        if rules.dry_run:
+            return s
         n = s.copy()
         n.set_states(c, st - {"SITTING", "LYING"})
         return n
@@ -126,6 +134,8 @@ def standup(s: WorldState, c, args, rules: Rules):
 
 
 def turnto(s: WorldState, c, args, rules: Rules):
+    if rules.dry_run:
+        return s
     n = s.copy()
     n.remove_edges_from(c, FACING)
     n.add_edge(c, FACING, args[0])
@@ -154,6 +164,8 @@ def grab(s: WorldState, c, args, rules: Rules):
     hand = free_hand(s, c)
     if hand is None:
         return missing_free_hand(s, c)
+    if rules.dry_run:
+        return s
     origin, rel = grab_origin(s, x)
     room = room_of(s, c)
     n = s.copy()
@@ -190,12 +202,12 @@ def _put(s, c, x, dest, rel) -> WorldState:
 
 def putback(s: WorldState, c, args, rules: Rules):
     fail = _check_put(s, c, args[0], args[1], ON)
-    return fail if fail is not None else _put(s, c, args[0], args[1], ON)
+    return fail if fail is not None else s if rules.dry_run else _put(s, c, args[0], args[1], ON)
 
 
 def putin(s: WorldState, c, args, rules: Rules):
     fail = _check_put(s, c, args[0], args[1], INSIDE)
-    return fail if fail is not None else _put(s, c, args[0], args[1], INSIDE)
+    return fail if fail is not None else s if rules.dry_run else _put(s, c, args[0], args[1], INSIDE)
 
 
 def putobjback(s: WorldState, c, args, rules: Rules):
@@ -209,13 +221,15 @@ def putobjback(s: WorldState, c, args, rules: Rules):
     fail = _check_put(s, c, x, dest, rel)
     if fail is not None:
         return s if rules.putobjback_failure_succeeds else fail
-    return _put(s, c, x, dest, rel)
+    return s if rules.dry_run else _put(s, c, x, dest, rel)
 
 
 def drop(s: WorldState, c, args, rules: Rules):
     x = args[0]
     if x not in s.targets(c, LH) and x not in s.targets(c, RH):
         return missing_holding(s, c, x)
+    if rules.dry_run:
+        return s
     room = room_of(s, c)
     n = s.copy()
     for h in HANDS:
@@ -231,6 +245,8 @@ def puton(s: WorldState, c, args, rules: Rules):
         return missing_holding(s, c, x)
     if "CLOTHES" not in props(s, x):
         return no_affordance(f"{label(s, x)} is not clothes")
+    if rules.dry_run:
+        return s
     n = s.copy()
     n.add_edge(x, ON, c)
     for h in HANDS:
@@ -244,6 +260,8 @@ def putoff(s: WorldState, c, args, rules: Rules):
         return Failure("missing", f"{label(s, x)} is not on {label(s, c)}", [(False, ("edge", x, ON, c))])
     if "CLOTHES" not in props(s, x):
         return no_affordance(f"{label(s, x)} is not clothes")
+    if rules.dry_run:
+        return s
     n = s.copy()
     n.remove_edge(x, ON, c)
     return n
@@ -259,6 +277,8 @@ def pour(s: WorldState, c, args, rules: Rules):
         return missing_holding(s, c, x)
     if not is_close(s, c, y):
         return missing_close(s, c, y)
+    if rules.dry_run:
+        return s
     n = s.copy()
     n.add_edge(x, INSIDE, y)
     if cname(s, x) == "water":

@@ -26,6 +26,8 @@ def _open_close(closing: bool):
             return already_satisfied(f"{label(s, x)} is not {need.lower()}")
         if not closing and "ON" in s.states(x):
             return already_satisfied(f"{label(s, x)} is still on")
+        if rules.dry_run:
+            return s
         n = s.copy()
         replace_state(n, x, (need,), "CLOSED" if closing else "OPEN")
         return n
@@ -46,6 +48,8 @@ def _switch(on: bool):
             if rules.switchon_unplugged_is_missing:
                 return Failure("missing", f"{label(s, x)} is unplugged", [(False, ("node", x, "PLUGGED_IN"))])
             return already_satisfied(f"{label(s, x)} is unplugged")
+        if rules.dry_run:
+            return s
         n = s.copy()
         replace_state(n, x, (need,), "ON" if on else "OFF")
         return n
@@ -64,6 +68,8 @@ def _plug(plug_in: bool):
             return missing_free_hand(s, c)
         if need not in s.states(x):
             return already_satisfied(f"{label(s, x)} is not {need.lower()}")
+        if rules.dry_run:
+            return s
         n = s.copy()
         replace_state(n, x, (need,), "PLUGGED_IN" if plug_in else "PLUGGED_OUT")
         return n
@@ -109,6 +115,8 @@ def wipe(s: WorldState, c, args, rules: Rules):
     if not s.targets(c, RH) and not s.targets(c, LH):
         return Failure("missing", f"{label(s, c)} does not hold anything in hands",
                        [(False, ("edge", c, "HOLDS", -1))], "or")
+    if rules.dry_run:
+        return s
     n = s.copy()
     replace_state(n, x, ("DIRTY",), "CLEAN")
     return n
@@ -118,6 +126,8 @@ def wash(s: WorldState, c, args, rules: Rules):
     x = args[0]
     if not is_close(s, c, x):
         return missing_close(s, c, x)
+    if rules.dry_run:
+        return s
     n = s.copy()
     replace_state(n, x, ("DIRTY",), "CLEAN")
     return n

@@ -52,11 +52,32 @@ def close_pin(table: dict, c: int, x: int) -> frozenset:
 def active_groups(table: dict, by_held_close: dict, state: WorldState, c: int,
                   objects: Sequence[int]) -> dict[tuple, tuple]:
     """The groups whose entries are candidates in ``state`` (group key -> group), from a task's ``table``
-    (:func:`mask_groups`, extended here) and its entries by (held object, close object)."""
+    (:func:`mask_groups`, extended here) and its entries by (held object, close object). They depend only on
+    which of ``objects`` are close, faced and held and on the character's states: the dict made for those is
+    kept in ``table`` and handed out again (the same object: read only) while they recur."""
+    objset = table.get(("objects", objects))
+    if objset is None:
+        objset = table[("objects", objects)] = frozenset(objects)
     close, faced = close_set(state, c), faced_set(state, c)
     held = state.targets(c, RH) | state.targets(c, LH)
-    near = [x for x in objects if x in close]
     st = state.states(c)
+    key = ("active", objects, objset & close, objset & faced, objset & held, st)
+    active = table.get(key)
+    if active is None:
+        if len(table) > MAX_TABLE:  # (the kept dicts are a cache: start over)
+            for k in [k for k in table if k[0] == "active"]:
+                del table[k]
+        active = table[key] = _active_groups(table, by_held_close, close, faced, held, st, c, objects)
+    return active
+
+
+#: how many entries a task's group table may hold before its kept active-group dicts are dropped
+MAX_TABLE = 4096
+
+
+def _active_groups(table: dict, by_held_close: dict, close: set, faced: set, held: frozenset, st: frozenset,
+                   c: int, objects: Sequence[int]) -> dict[tuple, tuple]:
+    near = [x for x in objects if x in close]
     g = table.get((FREE, st))
     if g is None:
         rest = table[FREE][0]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any, Iterable, Sequence
 
@@ -40,6 +41,7 @@ class VirtualHomeWorld:
         self.protocol = check_protocol(protocol)
         self.reference = protocol == "eai-1.0.5"
         self.rules = REFERENCE_RULES if self.reference else FIXED_RULES
+        self.dry_rules = dataclasses.replace(self.rules, dry_run=True)
         self.vocabulary = REFERENCE_WHITELIST if self.reference else frozenset(ARITY)
         self.character = character
 
@@ -89,10 +91,18 @@ class VirtualHomeWorld:
         return EXECUTORS[action.name](state, self.character, action.args, self.rules)
 
     def try_action_ok(self, state: WorldState, action: Action) -> bool:
-        """True if ``action`` would execute in ``state``."""
+        """True if ``action`` would execute in ``state`` (its executor's checks: a dry run, see ``Rules``)."""
         legal = LEGALITY.get(action.name)
         if legal is not None:
             return bool(legal(state, self.character, action.args, self.rules))
+        try:
+            return isinstance(EXECUTORS[action.name](state, self.character, action.args, self.dry_rules), WorldState)
+        except Unsupported:
+            return False
+
+    def executes(self, state: WorldState, action: Action) -> bool:
+        """True if ``action``'s executor, run in full, gives a new state (what :meth:`try_action_ok` answers
+        from its checks alone; the tests compare the two)."""
         try:
             return isinstance(self.try_action(state, action), WorldState)
         except Unsupported:
@@ -145,7 +155,8 @@ class VirtualHomeWorld:
 
     # ------------------------------------------------------------------ goals and text
     def goal_status(self, trajectory: Trajectory[WorldState], goal: VirtualHomeGoal) -> GoalStatus:
-        executed = [s.action for s in trajectory.steps if s.ok and s.action is not None]
+        # (the executed actions are read only for action goals)
+        executed = [s.action for s in trajectory.steps if s.ok and s.action is not None] if goal.action_goals else []
         return evaluate_goals(trajectory.state, goal, executed, self.protocol)
 
     def describe(self, state: WorldState, objects: Iterable[int] | None = None,
@@ -159,9 +170,16 @@ class VirtualHomeWorld:
             if cache["state"] == id(state):
                 return cache["text"]
             if cache["state"] == state.parent_id:
-                lines, keep = cache["lines"], cache["keep"]
+                lines, keep, memo = cache["lines"], cache["keep"], cache["memo"]
                 for oid in state.dirty & keep:
-                    lines[oid] = _object_line(state, oid, keep)
+                    # (a line is kept with the facts it shows: objects often return to earlier ones)
+                    facts = (oid, state.states(oid), *[state.targets(oid, rel) for rel in _SHOWN])
+                    line = memo.get(facts)
+                    if line is None:
+                        if len(memo) >= 4096:
+                            memo.clear()
+                        line = memo[facts] = _object_line(state, oid, keep)
+                    lines[oid] = line
                 text = "\n".join([lines[oid] for oid in cache["ids"]])
                 cache.update(state=id(state), text=text, ref=state)
                 return text
@@ -172,7 +190,7 @@ class VirtualHomeWorld:
         if cache is not None:
             cache.clear()
             cache.update(objects=objects, ids=ids, keep=keep, state=id(state), lines=lines, text=text,
-                         ref=state)
+                         ref=state, memo={})
         return text
 
 

@@ -1,0 +1,109 @@
+"""BEHAVIOR's PLACE and TRANSFER mask entries decided for every target of a hand at once
+(``envs/behavior/place_mask.py``) equal running every candidate's executor in full, along random legal walks
+in both protocols; breaking one verb's condition, or the per-hand array kept between steps, is caught."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import eai_gym  # noqa: F401
+from eai_gym.envs.behavior import env as behavior_env
+from eai_gym.envs.behavior import place_mask
+
+
+def _walk(steps: int, seed: int, **kwargs) -> tuple[int, int]:
+    """Compare the env's mask with ``full_legal_mask`` after every step; returns (steps compared, steps at
+    which some PLACE/TRANSFER entry was legal)."""
+    env = gym.make("eai_gym/Behavior-v0", action_mode="index", **kwargs)
+    inner = env.unwrapped
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    placing = 0
+    for n in range(1, steps + 1):
+        mask = info["action_mask"]
+        assert np.array_equal(mask, inner.full_legal_mask()), (inner.task.id, n)
+        placing += any(place_mask.verb_of(inner.actions[i].name) for i in np.flatnonzero(mask))
+        legal = np.flatnonzero(mask)
+        obs, r, term, trunc, info = env.step(int(legal[rng.integers(len(legal))]))
+        if term or trunc or n % 50 == 0:
+            obs, info = env.reset(seed=seed * 10_000 + n)
+    return steps, placing
+
+
+@pytest.mark.parametrize("kwargs,seed", [({}, 4), ({"protocol": "eai-1.0.5"}, 5),
+                                         ({"protocol": "eai-1.0.5", "initial_state": "reference-defaults"}, 6)])
+def test_place_entries_equal_the_executors(kwargs, seed):
+    steps, placing = _walk(1200, seed, **kwargs)
+    assert steps == 1200 and placing > 300
+
+
+def test_verb_layout_covers_every_hand_entry():
+    env = gym.make("eai_gym/Behavior-v0", action_mode="index").unwrapped
+    env.reset(seed=0)
+    _, per_hand = env._groups
+    for hand, (_, needs_hand, _, _, verbs) in per_hand.items():
+        listed = sorted(int(i) for idx in verbs.values() for i in idx)
+        assert listed == sorted(needs_hand)
+        for verb, idx in verbs.items():
+            for p, i in enumerate(idx):
+                a = env.actions[int(i)]
+                assert a.name == f"{hand.split('_')[0].upper()}_{verb}" and a.args == (env.task.initial_state.scene.order[p],)
+
+
+def _caught(**kwargs) -> bool:
+    try:
+        _walk(1200, 4, **kwargs)
+    except AssertionError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize("verb", ["PLACE_INSIDE", "TRANSFER_CONTENTS_INSIDE"])
+def test_the_walks_catch_a_verb_that_ignores_closed_targets(monkeypatch, verb):
+    real = place_mask.hand_entries
+
+    def careless(state, held, ok, moves_all, closed_targets):
+        out = real(state, held, ok, moves_all, closed_targets)
+        out[verb] = out[verb] | (ok & closed_targets)  # (into a closed container)
+        return out
+
+    monkeypatch.setattr(behavior_env, "hand_entries", careless)
+    assert _caught()
+
+
+def test_the_walks_catch_kept_per_target_answers_that_ignore_dropped_ones(monkeypatch):
+    real = place_mask.kept_ok
+
+    def stale(kept, state, hand, held, decide, pin, tick):
+        ok = real(kept, state, hand, held, decide, pin, tick)
+        last = kept.extra.get(("stale", hand))
+        if last is not None and last[0] == held and last[1] == tick - 1:
+            ok = last[2]  # the previous step's answers, whatever the step dropped
+        kept.extra[("stale", hand)] = (held, tick, ok.copy())
+        return ok
+
+    monkeypatch.setattr(behavior_env, "kept_ok", stale)
+    assert _caught()
+
+
+def test_grasp_entries_layout_and_a_grasp_check_that_skips_the_other_hand_is_caught(monkeypatch):
+    """GRASP with an empty hand is decided for every target at once (one answer per target for either empty
+    hand); a check that forgets "already in the other hand" makes the walks differ."""
+    env = gym.make("eai_gym/Behavior-v0", action_mode="index").unwrapped
+    env.reset(seed=0)
+    order = env.task.initial_state.scene.order
+    for hand, (grasp, *_rest) in env._groups[1].items():
+        assert [env.actions[int(i)].args for i in grasp] == [(t,) for t in order]
+        assert {env.actions[int(i)].name for i in grasp} == {f"{hand.split('_')[0].upper()}_GRASP"}
+    from eai_gym.envs.behavior import executors
+
+    real = executors.grasp_failure
+
+    def forgetful(st, obj, hand):
+        r = real(st, obj, hand)
+        return None if r is not None and "other hand" in r[1] else r
+
+    monkeypatch.setattr(behavior_env, "grasp_failure", forgetful)
+    assert _caught()
