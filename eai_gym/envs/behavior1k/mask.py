@@ -24,6 +24,7 @@ from typing import Any, Callable, Hashable, Sequence
 import numpy as np
 
 from ...core.answers import KeptAnswers
+from .dynamics import is_fixture
 from .kb import ActivityKB, activity_kb
 from .state import B1KState
 from .tracking import HELD, HIDDEN, B1KReadView, SomeObject, changed_keys
@@ -46,10 +47,12 @@ Call = tuple[str, "str | None"]
 Answer = tuple[tuple[int, ...], tuple[int, ...]]
 
 #: actions that fail unless the hand is empty / unless something is held
-NEEDS_EMPTY_HAND = frozenset({"OPEN", "CLOSE", "TOGGLE_ON", "TOGGLE_OFF", "DETACH"})
+NEEDS_EMPTY_HAND = frozenset({"OPEN", "CLOSE", "TOGGLE_ON", "TOGGLE_OFF", "DETACH", "GRASP"})
 NEEDS_HELD = frozenset({"RELEASE", "PLACE_ON_TOP", "PLACE_INSIDE", "SOAK_UNDER", "SOAK_INSIDE", "WIPE", "CUT",
                         "PLACE_NEAR_HEATING_ELEMENT", "PLACE_NEXT_TO", "PLACE_NEXT_TO_GROUP", "PLACE_UNDER", "FILL",
                         "POUR", "RINSE", "APPLY", "MIX", "ATTACH", "DRAPE", "OVERLAY"})
+#: actions whose target must not be the held object (their handlers start with ``holding(s, t)``)
+NOT_ON_HELD = NEEDS_HELD - {"RELEASE"}
 #: the properties (any one of them) an action's target / held object needs for good (the knowledge base does not
 #: change); ATTACH needs an attachable held object or a valid (held, target) attachment pair
 TARGET_NEEDS = {"OPEN": ("openable",), "CLOSE": ("openable",), "TOGGLE_ON": ("toggleable",),
@@ -64,8 +67,9 @@ class KeptMask:
     """The legal entries of one activity's catalogue, state after state.
 
     Only candidates are asked: entries the hand's state allows (an empty hand cannot place, a full one cannot
-    open) whose target and held object have the properties the action needs for good (:data:`TARGET_NEEDS`,
-    :data:`HELD_NEEDS`); the others always fail.
+    open or grasp; no action that uses the held object takes it as its target: :data:`NOT_ON_HELD`) whose target
+    and held object have the properties the action needs for good (:data:`TARGET_NEEDS`, :data:`HELD_NEEDS`; a
+    fixture is never grasped); the others always fail.
 
     Args:
         legal: ``legal(kb, state, name, target)``, the precondition probe of one entry.
@@ -79,6 +83,7 @@ class KeptMask:
         self.kb = kb = activity_kb(activity)
         props = {t: kb.props.get(t, {}).keys() for _, t in self.calls if t is not None}
         unfit = {(name, t) for name, needs in TARGET_NEEDS.items() for t, has in props.items() if has.isdisjoint(needs)}
+        unfit |= {("GRASP", t) for t in props if is_fixture(kb, t)}  # a fixture is never picked up
         empty, full, free = [], [], []
         for i, call in enumerate(self.calls):
             if call in unfit:
@@ -121,7 +126,7 @@ class KeptMask:
         out = []
         for i in self.full:
             name, target = calls[i]
-            if name in lacks or (name == "ATTACH" and target is not None and not kb.has(held, "attachable")
+            if name in lacks or (target == held and name in NOT_ON_HELD) or (name == "ATTACH" and target is not None and not kb.has(held, "attachable")
                                  and (kb.synset[held], kb.synset[target]) not in pairs):
                 continue
             out.append(i)
