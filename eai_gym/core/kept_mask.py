@@ -11,13 +11,15 @@ out is a fresh copy, equal to building the mask from scratch (``tests/envs/test_
 
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable, Sequence
+from typing import Any, Callable, Generic, Hashable, Sequence, TypeVar
 
 import numpy as np
 
 from .answers import KeptAnswers
 
 _MISSING = object()
+#: a kept mask of any kind (:class:`KeptMask`, or a world's own)
+M = TypeVar("M")
 #: a group of candidate entries: (catalogue indices, their answer keys — each the index itself or a tuple starting
 #: with it —, the pinned read keys of their answers)
 Group = tuple[Sequence[int], Sequence[Hashable], frozenset]
@@ -95,17 +97,20 @@ class KeptMask:
         return np.frombuffer(mask, dtype=np.int8).copy()
 
 
-class KeptMasks:
-    """An env's kept masks, one per task key, least recently used first and at most ``limit`` of them: a new
-    episode on a task starts from the mask and answers its last episode left."""
+class KeptMasks(Generic[M]):
+    """An env's kept masks (a :class:`KeptMask`, or a world's own kind), one per task key, least recently used
+    first and at most ``limit`` of them: a new episode on a task starts from the mask and answers its last
+    episode left."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self._by_key: dict[Hashable, KeptMask] = {}
+        self._by_key: dict[Hashable, M] = {}
 
-    def take(self, key: Hashable, make: Callable[[], KeptMask]) -> KeptMask:
+    def take(self, key: Hashable, make: Callable[[], M]) -> M:
         """The kept mask of ``key`` (made by ``make`` if there is none), now the most recently used."""
-        kept = self._by_key.pop(key, None) or make()
+        kept = self._by_key.pop(key, None)
+        if kept is None:
+            kept = make()
         self._by_key[key] = kept
         if len(self._by_key) > self.limit:
             del self._by_key[next(iter(self._by_key))]

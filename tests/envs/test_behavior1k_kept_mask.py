@@ -65,6 +65,26 @@ def test_kept_mask_equals_fresh_probes_and_full_handlers_after_every_step(seed, 
     assert walk(1000, seed, check, **kwargs) >= 15
 
 
+def test_episodes_that_start_from_an_activitys_kept_mask_equal_fresh_probes_and_full_handlers() -> None:
+    """Episodes cycling over a few activities: each new episode starts from the mask and answers its activity's
+    last episode left (``KEPT_ACTIVITIES``), and still equals every candidate's probe and every full handler."""
+    env = gym.make("eai_gym/Behavior1K-v0", action_mode="index", terminate_on_success=False)
+    base = env.unwrapped
+    names = ["make_cookie_dough", "organizing_school_stuff", "cleaning_windows", "doing_laundry"]
+    rng = np.random.default_rng(5)
+    masks = set()
+    for episode in range(12):
+        _, info = env.reset(seed=episode, options={"activity": names[episode % len(names)]})
+        masks.add(id(base._mask))
+        for _ in range(40):
+            fresh = base.full_legal_mask()
+            assert np.array_equal(info["action_mask"], fresh), (base.task.id, episode)
+            assert np.array_equal(fresh, brute_force(base)), (base.task.id, episode)
+            legal = np.flatnonzero(info["action_mask"])
+            _, _, _, _, info = env.step(int(legal[rng.integers(len(legal))]))
+    assert len(masks) == len(names)  # one kept mask per activity, taken again
+
+
 def test_a_broken_update_is_caught(monkeypatch) -> None:
     """With changed facts not reported to the kept answers, the kept mask goes stale and the comparison fails."""
     monkeypatch.setattr(tracking, "changed_keys", lambda a, b: [])

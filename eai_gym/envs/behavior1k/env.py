@@ -16,6 +16,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...core import Action, GoalStatus, Task
+from ...core.kept_mask import KeptMasks
 from ..base import TaskTextEnv
 from .data import activity_names, activity_record
 from .intermediates import activity_intermediates
@@ -45,6 +46,7 @@ class Behavior1KEnv(TaskTextEnv):
         self.protocol = protocol
         self.world = Behavior1KWorld()
         self._description = KeptDescription()
+        self._kept_masks = KeptMasks(KEPT_ACTIVITIES)  # by activity
         self._header: tuple[Task | None, str] = (None, "")
         self.task_ids = activity_names()
         if activity is not None:
@@ -63,8 +65,9 @@ class Behavior1KEnv(TaskTextEnv):
     def catalogue(self, task: Task) -> Sequence[Action]:  # type: ignore[override]
         """The activity's catalogue (:meth:`~.world.Behavior1KWorld.catalogue`; its actions made when first read)
         and its kept mask."""
-        self._calls = catalogue_calls(task.id)
-        self._mask = KeptMask(self.world.legal, self._calls, task.id)
+        self._calls = calls = catalogue_calls(task.id)
+        # the activity's kept answers carry over from its last episode in this env
+        self._mask = self._kept_masks.take(task.id, lambda: KeptMask(self.world.legal, calls, task.id))
         self.actions = Catalogue(self._calls)  # type: ignore[assignment]
         return self.actions
 
@@ -107,6 +110,10 @@ class Behavior1KEnv(TaskTextEnv):
             self._header = (self.task, "\n".join(lines + ["Entities:"]))
         return (f"{self._header[1]}\n{self._description.describe(state)}\nHolding: {state.held or 'nothing'}\n"
                 f"Feedback: {self.last_feedback}")
+
+
+#: how many activities' kept masks an env keeps (about 0.17 MB each after a 50-step episode: up to about 21 MB)
+KEPT_ACTIVITIES = 128
 
 
 @lru_cache(maxsize=1)
