@@ -6,6 +6,8 @@ Actions are written ``GRASP(apple.n.01_1)`` or as an EAI BEHAVIOR item ``{"actio
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from typing import Any, Sequence, overload
 
 from ...core import Action, ActionError, ErrorType, GoalStatus, Outcome, Task, Trajectory
@@ -31,14 +33,22 @@ def to_text(name: str, target: str | None) -> str:
 def initial_state(activity: str) -> B1KState:
     """The ``:init`` atoms that hold (negated ones omitted, ``inroom`` kept in the knowledge base), ``real`` for
     every declared entity not ``future``, and ``contains`` wherever ``filled`` (OmniGibson: filled implies
-    contains)."""
+    contains). A new state each time, over facts worked out once per activity."""
+    facts, name = _initial_facts(activity)
+    return B1KState(facts, None, name)
+
+
+@lru_cache(maxsize=None)
+def _initial_facts(activity: str) -> tuple[frozenset, str]:
+    """:func:`initial_state`'s facts, and the activity's name as one string object (the scene every episode of
+    the activity shares, compared by identity by the kept answers)."""
     rec = activity_record(activity)
     facts = {tuple(lit) for lit in rec["init"] if lit[0] not in ("not", "inroom")}
     future = {f[1] for f in facts if f[0] == "future"}
     facts |= {("real", i) for names in rec["objects"].values() for i in names if i not in future}
     facts |= {("contains", f[1], f[2]) for f in facts if f[0] == "filled"}
     facts |= {("future", i) for names in activity_kb(activity).hidden.values() for i in names}
-    return B1KState(frozenset(facts), None, activity)
+    return frozenset(facts), activity
 
 
 def load_task(activity: str) -> Task[B1KState]:
@@ -47,7 +57,7 @@ def load_task(activity: str) -> Task[B1KState]:
     goal = activity_goal(activity)
     return Task(id=activity, name=activity.replace("_", " "), instruction=activity.replace("_", " "),
                 initial_state=initial_state(activity), goal=goal, gold_plan=tuple(gold_plan(activity)),
-                metadata={"behavior1k": {"goal_bddl": [_text(c.tokens) for c in goal.conditions]}})
+                metadata={"behavior1k": {"goal_bddl": list(condition_texts(goal))}})
 
 
 #: each goal's condition texts, by the goal's id (the goal kept alongside: an id may be reused once it is gone)
