@@ -190,6 +190,12 @@ def _processes(fn, todo, init, init_args, workers, chunk_size) -> Iterator[tuple
     chunks = iter(range(0, len(todo), size)) if forked else _chunks(todo, workers, chunk_size)
     pool = futures.ProcessPoolExecutor(workers, initializer=_init_worker,
                                        initargs=(init, init_args, todo) if forked else (init, init_args))
+    # Forked workers inherit the parent's objects (the items among them). Frozen while the pool forks (the first
+    # submit forks every worker), they are in the workers' permanent generation: the workers' collections do not
+    # walk them, so they neither spend the time nor write to (and so copy) the pages the parent shares with them.
+    frozen = forked and gc.get_freeze_count() == 0
+    if frozen:
+        gc.freeze()
     pending: set = set()
     try:
         while True:
@@ -199,12 +205,17 @@ def _processes(fn, todo, init, init_args, workers, chunk_size) -> Iterator[tuple
                     break
                 pending.add(pool.submit(_run_slice, fn, chunk, chunk + size) if forked
                             else pool.submit(_run_chunk, fn, chunk))
+                if frozen:
+                    gc.unfreeze()
+                    frozen = False
             if not pending:
                 break
             done, pending = futures.wait(pending, return_when=futures.FIRST_COMPLETED)
             for fut in done:
                 yield from fut.result()
     finally:
+        if frozen:
+            gc.unfreeze()
         pool.shutdown(wait=True, cancel_futures=True)
 
 

@@ -147,8 +147,10 @@ def make_holds(states: Sequence[WorldState]):
 
 
 def goal_holds(goal: Any, states: Sequence[WorldState], actions: Sequence[Action]) -> bool:
-    scene = states[0].scene
-    objects = [f"{o.name}.{o.id}" for o in scene.objects.values()]
+    memo = states[0].scene.memo
+    objects = memo.get("tl_objects")
+    if objects is None:  # the names quantifiers range over, once per scene (a search checks the goal per branch)
+        objects = memo["tl_objects"] = tuple(f"{o.name}.{o.id}" for o in states[0].scene.objects.values())
     t = tl.Trajectory(len(states), [tl_action(a) for a in actions], objects, make_holds(states))
     return tl.holds_on(goal, t)
 
