@@ -105,7 +105,8 @@ t0 = pt()
 args = cli.build_parser(argv[0]).parse_args(argv)
 t1 = pt()
 from eai_gym.scoring.runner import fewer_collections
-fewer_collections().__enter__()  # the collector as the command sets it for its work (never left: not measured)
+collector = fewer_collections()  # the collector as the command sets it for its work (kept, never left: a
+collector.__enter__()            # dropped context manager's generator would be closed and restore the setting)
 for m in modules:
     importlib.import_module(m)
 t2 = pt()
