@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Callable, Iterator
 
 from ...core import ObjectInfo, Scene, Task, UnknownTaskError, WorldState
@@ -171,7 +171,7 @@ def _load_task(task_id: str) -> Task[WorldState]:
         tl_goal=rec["tl_goal"],
     )
     extra = VirtualHomeTaskData(
-        final_state=lambda: _final_state(initial, final),
+        final_state=partial(_final_state, initial, final),  # picklable (envs are), made on first use
         relevant=frozenset((n, i) for n, i in rec["relevant"]),
         gold_script=tuple(rec["gold_script"]),
         raw_goal=vh,
