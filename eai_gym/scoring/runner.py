@@ -42,20 +42,32 @@ class RunnerError(Exception):
 
 
 #: While scoring, the collector looks at young objects after this many allocations (Python's default: 700).
-#: Scoring allocates many short-lived objects next to large long-lived task data; at the default, the
-#: collections triggered that way took ~40% of `eai-gym score virtualhome --gold` (0.24 of 0.6 s CPU).
-YOUNG_GC_THRESHOLD = 20_000
+#: Scoring allocates many short-lived objects next to large long-lived task data (the decoded task records and
+#: their scenes); every young collection walks the young objects that survive, so each task's data was walked
+#: once per collection generation it passed through: at the default, ~40% of `eai-gym score virtualhome --gold`
+#: (0.24 of 0.6 s CPU); at 20,000, 25 young and 2 middle collections still took 80-100 ms of the 0.33 s of the
+#: 338 VirtualHome gold subgoal plans. The counter counts tracked objects allocated minus freed, so freed
+#: (acyclic) garbage does not count: a whole ``--gold`` run of one world stays below 300,000 and needs no
+#: collection at all. What waits longer is only garbage in reference cycles (measured: about one object per
+#: VirtualHome action-sequencing item, nine per subgoal item), freed at the next collection.
+YOUNG_GC_THRESHOLD = 500_000
 
 
 @contextlib.contextmanager
 def fewer_collections() -> Iterator[None]:
     """Within the block, the cyclic collector looks at young objects only every
-    :data:`YOUNG_GC_THRESHOLD` allocations (restored afterwards)."""
+    :data:`YOUNG_GC_THRESHOLD` allocations (restored afterwards). At the end the objects still young are made
+    old without being walked (``gc.freeze()`` then ``gc.unfreeze()``, unless objects were frozen before): at
+    the restored threshold they would all be walked at once by the next allocation's young collection (~0.1 s
+    after a ``--gold`` run); as old objects they are walked by the next full collection, with everything else."""
     threshold = gc.get_threshold()
     gc.set_threshold(max(threshold[0], YOUNG_GC_THRESHOLD), *threshold[1:])
     try:
         yield
     finally:
+        if gc.get_freeze_count() == 0:
+            gc.freeze()
+            gc.unfreeze()
         gc.set_threshold(*threshold)
 
 
@@ -178,6 +190,12 @@ def _processes(fn, todo, init, init_args, workers, chunk_size) -> Iterator[tuple
     chunks = iter(range(0, len(todo), size)) if forked else _chunks(todo, workers, chunk_size)
     pool = futures.ProcessPoolExecutor(workers, initializer=_init_worker,
                                        initargs=(init, init_args, todo) if forked else (init, init_args))
+    # Forked workers inherit the parent's objects (the items among them). Frozen while the pool forks (the first
+    # submit forks every worker), they are in the workers' permanent generation: the workers' collections do not
+    # walk them, so they neither spend the time nor write to (and so copy) the pages the parent shares with them.
+    frozen = forked and gc.get_freeze_count() == 0
+    if frozen:
+        gc.freeze()
     pending: set = set()
     try:
         while True:
@@ -187,12 +205,17 @@ def _processes(fn, todo, init, init_args, workers, chunk_size) -> Iterator[tuple
                     break
                 pending.add(pool.submit(_run_slice, fn, chunk, chunk + size) if forked
                             else pool.submit(_run_chunk, fn, chunk))
+                if frozen:
+                    gc.unfreeze()
+                    frozen = False
             if not pending:
                 break
             done, pending = futures.wait(pending, return_when=futures.FIRST_COMPLETED)
             for fut in done:
                 yield from fut.result()
     finally:
+        if frozen:
+            gc.unfreeze()
         pool.shutdown(wait=True, cancel_futures=True)
 
 

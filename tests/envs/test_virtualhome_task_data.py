@@ -82,3 +82,30 @@ def test_unknown_ids_and_damaged_files_give_clear_errors() -> None:
     damaged[at:at + n] = b"\xff" * n
     with pytest.raises(task_data.TaskDataError, match="cannot decode task '27_2'"):
         task_data.Packed(bytes(damaged)).task("27_2")
+
+
+@pytest.mark.parametrize("task_id", ["27_2", tasks.task_ids()[-1]])
+def test_final_state_is_made_on_first_read_and_holds_the_recorded_final_graph(task_id: str) -> None:
+    import pickle
+
+    from eai_gym.envs.virtualhome.tasks import VirtualHomeTaskData
+
+    tasks._load_task.cache_clear()
+    task = tasks.load_task(task_id)
+    extra = task.metadata["virtualhome"]
+    twin = pickle.loads(pickle.dumps(task)).metadata["virtualhome"]  # picklable before it is made ...
+    final = extra.final_state
+    assert extra.final_state is final  # ... made once
+    assert final.scene is task.initial_state.scene and final.parent_id == id(task.initial_state)
+    rec = tasks.task_record(task_id)["final"]
+    for n in rec["nodes"]["objects"]:
+        assert final.states(n[0]) == frozenset(n[4])
+    for oid, st in rec["nodes"]["states"]:
+        assert final.states(oid) == frozenset(st)
+    for a, rel, bs in rec["edges"]["add"]:
+        assert all(final.has_edge(a, rel, b) for b in bs)
+    assert twin.final_state.to_dict() == final.to_dict()
+    again = pickle.loads(pickle.dumps(task)).metadata["virtualhome"]  # ... and after
+    assert again.final_state.to_dict() == final.to_dict() and again.relevant == extra.relevant
+    given = VirtualHomeTaskData(final, extra.relevant, extra.gold_script, extra.raw_goal)  # a state given as is
+    assert given.final_state is final and given == extra

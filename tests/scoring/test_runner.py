@@ -318,3 +318,27 @@ def test_ray_backend_gives_the_serial_results(tmp_path):
             assert (tmp_path / "ray.json").read_bytes() == (tmp_path / "serial.json").read_bytes()
     finally:
         ray.shutdown()
+
+
+def test_fewer_collections_raises_the_young_threshold_and_leaves_no_young_backlog():
+    import gc
+
+    from eai_gym.scoring.runner import YOUNG_GC_THRESHOLD, fewer_collections
+
+    before = gc.get_threshold()
+    kept = []
+    with fewer_collections():
+        assert gc.get_threshold()[0] == max(before[0], YOUNG_GC_THRESHOLD)
+        kept.extend([i] for i in range(5000))  # long-lived young objects
+        assert gc.get_count()[0] >= 5000
+    assert gc.get_threshold() == before
+    assert gc.get_count()[0] < 100  # made old without a collection walking them
+    assert gc.get_freeze_count() == 0 and gc.is_tracked(kept[-1])
+    gc.freeze()  # objects frozen by someone else stay frozen
+    try:
+        frozen = gc.get_freeze_count()
+        with fewer_collections():
+            kept.extend([i] for i in range(10))
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()

@@ -11,6 +11,7 @@ fewest errors and the longest action sequence.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -147,8 +148,10 @@ def make_holds(states: Sequence[WorldState]):
 
 
 def goal_holds(goal: Any, states: Sequence[WorldState], actions: Sequence[Action]) -> bool:
-    scene = states[0].scene
-    objects = [f"{o.name}.{o.id}" for o in scene.objects.values()]
+    memo = states[0].scene.memo
+    objects = memo.get("tl_objects")
+    if objects is None:  # the names quantifiers range over, once per scene (a search checks the goal per branch)
+        objects = memo["tl_objects"] = tuple(f"{o.name}.{o.id}" for o in states[0].scene.objects.values())
     t = tl.Trajectory(len(states), [tl_action(a) for a in actions], objects, make_holds(states))
     return tl.holds_on(goal, t)
 
@@ -238,20 +241,26 @@ def _unwrap(formula: str) -> str:
     return f
 
 
+#: what :func:`split_then` looks at: parentheses and the separator
+_PAREN_OR_THEN = re.compile(r"[()]| then ")
+
+
 def split_then(formula: str) -> list[str]:
     """Split a formula at its top-level `` then `` (outside parentheses)."""
     formula = _unwrap(formula)
-    parts, depth, start, i = [], 0, 0, 0
-    while i < len(formula):
-        ch = formula[i]
-        depth += ch == "("
-        depth -= ch == ")"
-        if depth == 0 and formula.startswith(" then ", i):
-            parts.append(formula[start:i])
-            i += len(" then ")
-            start = i
+    parts, depth, start, pos = [], 0, 0, 0
+    search = _PAREN_OR_THEN.search
+    while (m := search(formula, pos)) is not None:
+        token = m.group()
+        if token == "(":
+            depth += 1
+        elif token == ")":
+            depth -= 1
+        elif depth == 0:
+            parts.append(formula[start:m.start()])
+            start = pos = m.end()
             continue
-        i += 1
+        pos = m.start() + 1
     parts.append(formula[start:])
     return [p.strip() for p in parts if p.strip()]
 

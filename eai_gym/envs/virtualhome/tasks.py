@@ -6,9 +6,9 @@ See ``eai_gym/data/virtualhome/PROVENANCE.md`` for where the data comes from.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Iterator
+from dataclasses import dataclass
+from functools import lru_cache, partial
+from typing import Any, Callable, Iterator
 
 from ...core import ObjectInfo, Scene, Task, UnknownTaskError, WorldState
 from .task_data import packed
@@ -40,14 +40,44 @@ class VirtualHomeGoal:
         return len(self.node_goals) + len(self.edge_goals) + len(self.action_goals)
 
 
-@dataclass(frozen=True, slots=True)
 class VirtualHomeTaskData:
-    """Everything the data provides about one task beyond the generic :class:`Task` fields."""
+    """Everything the data provides about one task beyond the generic :class:`Task` fields.
 
-    final_state: WorldState
-    relevant: frozenset[tuple[str, int]]
-    gold_script: tuple[str, ...]
-    raw_goal: dict = field(repr=False, default_factory=dict)
+    Attributes:
+        final_state: the task's annotated final graph as a state of its scene. Given as a state or as a function
+            of no arguments that makes it: it is then made the first time it is read (only the action-sequencing
+            scorer's gold check reads it; loading a task for anything else skips it).
+        relevant: the ``(class name, id)`` pairs of the task's relevant objects.
+        gold_script: the gold script's lines.
+        raw_goal: the task's ``vh_goal`` as the data gives it.
+    """
+
+    __slots__ = ("_final", "relevant", "gold_script", "raw_goal")
+
+    def __init__(self, final_state: WorldState | Callable[[], WorldState], relevant: frozenset[tuple[str, int]],
+                 gold_script: tuple[str, ...], raw_goal: dict | None = None) -> None:
+        self._final = final_state
+        self.relevant = relevant
+        self.gold_script = gold_script
+        self.raw_goal = {} if raw_goal is None else raw_goal
+
+    @property
+    def final_state(self) -> WorldState:
+        if not isinstance(self._final, WorldState):
+            self._final = self._final()
+        return self._final
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, VirtualHomeTaskData):
+            return NotImplemented
+        return (self.final_state, self.relevant, self.gold_script, self.raw_goal) == (
+            other.final_state, other.relevant, other.gold_script, other.raw_goal)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"VirtualHomeTaskData(final_state={self.final_state!r}, relevant={self.relevant!r}, "
+                f"gold_script={self.gold_script!r})")
 
 
 @lru_cache(maxsize=1)
@@ -131,6 +161,27 @@ def _load_task(task_id: str) -> Task[WorldState]:
         del_edges=init["edges"]["del"],
     )
     initial = WorldState(scene)
+    vh = rec["vh_goal"]
+    goals = vh["goal"]
+    goal = VirtualHomeGoal(
+        node_goals=tuple(goals[i] for i in derived["node_goals"]),
+        edge_goals=tuple(goals[i] for i in derived["edge_goals"]),
+        action_goals=tuple(dict.fromkeys(vh["actions"])),
+        action_goals_reference_order=tuple(rec["action_goals_hash0"]),
+        tl_goal=rec["tl_goal"],
+    )
+    extra = VirtualHomeTaskData(
+        final_state=partial(_final_state, initial, final),  # picklable (envs are), made on first use
+        relevant=frozenset((n, i) for n, i in rec["relevant"]),
+        gold_script=tuple(rec["gold_script"]),
+        raw_goal=vh,
+    )
+    return Task(id=task_id, name=rec["task"], instruction=rec["description"], initial_state=initial,
+                goal=goal, gold_plan=tuple(rec["gold_script"]), metadata={"virtualhome": extra})
+
+
+def _final_state(initial: WorldState, final: dict) -> WorldState:
+    """The task's final graph: its initial state changed by the record's ``final`` differences."""
     final_state = initial.copy()
     for n in final["nodes"]["objects"]:
         final_state.set_states(n[0], frozenset(n[4]))
@@ -142,23 +193,7 @@ def _load_task(task_id: str) -> Task[WorldState]:
     for a, rel, bs in final["edges"]["add"]:
         for b in bs:
             final_state.add_edge(a, rel, b)
-    vh = rec["vh_goal"]
-    goals = vh["goal"]
-    goal = VirtualHomeGoal(
-        node_goals=tuple(goals[i] for i in derived["node_goals"]),
-        edge_goals=tuple(goals[i] for i in derived["edge_goals"]),
-        action_goals=tuple(dict.fromkeys(vh["actions"])),
-        action_goals_reference_order=tuple(rec["action_goals_hash0"]),
-        tl_goal=rec["tl_goal"],
-    )
-    extra = VirtualHomeTaskData(
-        final_state=final_state,
-        relevant=frozenset((n, i) for n, i in rec["relevant"]),
-        gold_script=tuple(rec["gold_script"]),
-        raw_goal=vh,
-    )
-    return Task(id=task_id, name=rec["task"], instruction=rec["description"], initial_state=initial,
-                goal=goal, gold_plan=tuple(rec["gold_script"]), metadata={"virtualhome": extra})
+    return final_state
 
 
 def initial_objects(task_id: str) -> tuple[dict[int, ObjectInfo], dict[int, frozenset[str]]]:
