@@ -339,6 +339,8 @@ def test_fewer_collections_raises_the_young_threshold_and_leaves_no_young_backlo
         frozen = gc.get_freeze_count()
         with fewer_collections():
             kept.extend([i] for i in range(10))
-        assert gc.get_freeze_count() == frozen
+        # still frozen (an unfreeze would leave 0), nothing young frozen with them; frozen objects that died
+        # meanwhile (other tests' garbage) leave the count
+        assert 0 < gc.get_freeze_count() <= frozen
     finally:
         gc.unfreeze()

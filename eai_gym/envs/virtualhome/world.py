@@ -170,7 +170,7 @@ class VirtualHomeWorld:
             if cache["state"] == id(state):
                 return cache["text"]
             if cache["state"] == state.parent_id:
-                lines, keep, memo = cache["lines"], cache["keep"], cache["memo"]
+                lines, pos, keep, memo = cache["lines"], cache["pos"], cache["keep"], cache["memo"]
                 for oid in state.dirty & keep:
                     # (a line is kept with the facts it shows: objects often return to earlier ones)
                     facts = (oid, state.states(oid), *[state.targets(oid, rel) for rel in _SHOWN])
@@ -179,18 +179,18 @@ class VirtualHomeWorld:
                         if len(memo) >= 4096:
                             memo.clear()
                         line = memo[facts] = _object_line(state, oid, keep)
-                    lines[oid] = line
-                text = "\n".join([lines[oid] for oid in cache["ids"]])
+                    lines[pos[oid]] = line
+                text = "\n".join(lines)
                 cache.update(state=id(state), text=text, ref=state)
                 return text
         ids = sorted(state.scene.objects) if objects is None else sorted(objects)
         keep = frozenset(ids)
-        lines = {oid: _object_line(state, oid, keep) for oid in ids}
-        text = "\n".join([lines[oid] for oid in ids])
+        lines = [_object_line(state, oid, keep) for oid in ids]  # in ``ids`` order
+        text = "\n".join(lines)
         if cache is not None:
             cache.clear()
-            cache.update(objects=objects, ids=ids, keep=keep, state=id(state), lines=lines, text=text,
-                         ref=state, memo={})
+            cache.update(objects=objects, ids=ids, pos={oid: n for n, oid in enumerate(ids)}, keep=keep,
+                         state=id(state), lines=lines, text=text, ref=state, memo={})
         return text
 
 
