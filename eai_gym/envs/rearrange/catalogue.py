@@ -80,7 +80,7 @@ class _Index:
             by_name.setdefault(name, []).append(i)
             if name == "Place":
                 self.place.setdefault(args[0], []).append(i)
-        self.by_name = {k: np.array(v, dtype=np.intp) for k, v in by_name.items()}
+        self.by_name = by_name  # (lists: the mask loops over them entry by entry)
         self.wait = actions.index("Wait[]")
         self.wait_mask = np.zeros(MAX_ACTIONS, dtype=np.int8)  # a busy agent's mask
         self.wait_mask[self.wait] = 1
@@ -144,7 +144,7 @@ def can_place(w: RearrangeWorld, agent: str, args: tuple[str, ...]) -> bool | No
 _OPEN_CLOSE = frozenset({"Open", "Close"})
 
 
-def open_close_entries(w: RearrangeWorld, agent: str, opening: bool, where: np.ndarray, parsed: list,
+def open_close_entries(w: RearrangeWorld, agent: str, opening: bool, where: list[int], parsed: list,
                        mask: np.ndarray) -> None:
     """Set the Open (``opening``) or Close entries at ``where`` that would start: the checks of the skill's
     ``can_start`` (:mod:`.skills`), in its order, in one loop."""
