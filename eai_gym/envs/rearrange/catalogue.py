@@ -158,10 +158,20 @@ def open_close_entries(w: RearrangeWorld, agent: str, opening: bool, where: list
         if len(_WITHIN_REACH) > 4096:
             _WITHIN_REACH.clear()
         within = _WITHIN_REACH[(id(s.house), position)] = (s.house, within_reach(s.house, position))
-    for i in where:
-        target = parsed[i][1][0]
-        f = furniture.get(target)
-        if f is None or not f.articulated or is_open.get(target, False) == opening:
+    key = (id(s.house), id(where))
+    hit = _ARTICULATED.get(key)
+    if hit is None or hit[0] is not s.house or hit[1] is not where:
+        if len(_ARTICULATED) > 4096:
+            _ARTICULATED.clear()
+        entries = []
+        for i in where:
+            target = parsed[i][1][0]
+            f = furniture.get(target)
+            if f is not None and f.articulated:
+                entries.append((i, target))
+        hit = _ARTICULATED[key] = (s.house, where, entries)
+    for i, target in hit[2]:
+        if is_open.get(target, False) == opening:
             continue
         if target in s.loc or target in s.pos or target in s.agents or target in s.house.floors \
                 or target in s.house.room_by_name:  # (not plain furniture: skills.distance decides)
@@ -171,6 +181,9 @@ def open_close_entries(w: RearrangeWorld, agent: str, opening: bool, where: list
             mask[i] = 1
 
 
+#: (id of a house, id of a list of Open or Close entries) -> (the house, the list, its entries on articulated
+#: furniture of the house as (index, target)): the others never start
+_ARTICULATED: dict[tuple, tuple] = {}
 #: (id of a house, an agent position) -> (the house, :func:`within_reach` of them)
 _WITHIN_REACH: dict[tuple, tuple] = {}
 
