@@ -72,6 +72,16 @@ class TaskTextEnv(gym.Env[str, Any]):
         self.last_feedback = ""
         self._plan_lengths = {}
 
+    #: attributes a pickled copy leaves out (caches whose contents do not pickle); the world's env rebuilds
+    #: them in ``__setstate__``
+    UNPICKLED: tuple[str, ...] = ()
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        for name in self.UNPICKLED:
+            state.pop(name, None)
+        return state
+
     # ------------------------------------------------------------------ hooks
     world: Any
     task_ids: Sequence[str]

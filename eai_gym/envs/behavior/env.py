@@ -57,10 +57,8 @@ class BehaviorEnv(TaskTextEnv):
         self._header_task: Task | None = None
         super().__init__(task_id, action_mode, terminate_on_error, render_mode, terminate_on_success)
 
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        state.pop("_mask_groups", None)  # (its pinned keys hold kept-query functions, which do not pickle)
-        return state
+    #: the mask's groups: their pinned keys hold kept-query functions, which do not pickle
+    UNPICKLED = ("_mask_groups",)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
