@@ -5,35 +5,19 @@ versions; the stand-in held object and the kept memo refuse what they cannot ans
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import gymnasium as gym
 import numpy as np
 import pytest
 
 import eai_gym  # noqa: F401  (registers the ids)
 from eai_gym.envs.behavior1k import tracking
-from eai_gym.envs.behavior1k.dynamics import Failure
 from eai_gym.envs.behavior1k.kb import activity_kb
 from eai_gym.envs.behavior1k.rules import active, exposure
 from eai_gym.envs.behavior1k.state import B1KState
 from eai_gym.envs.behavior1k.tracking import B1KReadView, NeedsIdentity, SomeObject
-from eai_gym.envs.behavior1k.world import ALL_HANDLERS
 
 
-def brute_force(base) -> np.ndarray:
-    """Every catalogue entry's whole handler (effects included) on the state: legal iff it raises no Failure."""
-    state = base.episode.state
-    kb = activity_kb(state.activity)
-    mask = np.zeros(base.action_space.n, dtype=np.int8)
-    for i, a in enumerate(base.actions):
-        try:
-            ALL_HANDLERS[a.name](kb, state, str(a.args[0]) if a.args else None)
-        except Failure:
-            continue
-        mask[i] = 1
-    return mask
+# ``b1k_brute_force`` (tests/envs/conftest.py): every catalogue entry's whole handler (effects included)
 
 
 def walk(steps: int, seed: int, check, strict: bool = True, **kwargs) -> int:
@@ -56,7 +40,9 @@ def walk(steps: int, seed: int, check, strict: bool = True, **kwargs) -> int:
 
 
 @pytest.mark.parametrize("seed,kwargs", [(0, {}), (1, {}), (2, {"terminate_on_success": False})])
-def test_kept_mask_equals_fresh_probes_and_full_handlers_after_every_step(seed, kwargs) -> None:
+def test_kept_mask_equals_fresh_probes_and_full_handlers_after_every_step(seed, kwargs, b1k_brute_force) -> None:
+    brute_force = b1k_brute_force
+
     def check(base, info):
         fresh = base.full_legal_mask()
         assert np.array_equal(info["action_mask"], fresh), (base.task.id, base.episode.state.held)
@@ -65,7 +51,7 @@ def test_kept_mask_equals_fresh_probes_and_full_handlers_after_every_step(seed, 
     assert walk(1000, seed, check, **kwargs) >= 15
 
 
-def test_episodes_that_start_from_an_activitys_kept_mask_equal_fresh_probes_and_full_handlers() -> None:
+def test_episodes_that_start_from_an_activitys_kept_mask_equal_fresh_probes_and_full_handlers(b1k_brute_force) -> None:
     """Episodes cycling over a few activities: each new episode starts from the mask and answers its activity's
     last episode left (``KEPT_ACTIVITIES``), and still equals every candidate's probe and every full handler."""
     env = gym.make("eai_gym/Behavior1K-v0", action_mode="index", terminate_on_success=False)
@@ -79,7 +65,7 @@ def test_episodes_that_start_from_an_activitys_kept_mask_equal_fresh_probes_and_
         for _ in range(40):
             fresh = base.full_legal_mask()
             assert np.array_equal(info["action_mask"], fresh), (base.task.id, episode)
-            assert np.array_equal(fresh, brute_force(base)), (base.task.id, episode)
+            assert np.array_equal(fresh, b1k_brute_force(base)), (base.task.id, episode)
             legal = np.flatnonzero(info["action_mask"])
             _, _, _, _, info = env.step(int(legal[rng.integers(len(legal))]))
     assert len(masks) == len(names)  # one kept mask per activity, taken again
@@ -176,13 +162,9 @@ RECORDED_DIGESTS = {
 
 
 @pytest.mark.parametrize("name", sorted(RECORDED_DIGESTS))
-def test_observations_and_infos_equal_the_recorded_walks(name) -> None:
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "walk_digest.py"
-    spec = importlib.util.spec_from_file_location("walk_digest", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)  # type: ignore[union-attr]
-    env_id, kwargs = mod.CONFIGS[name]
-    assert mod.digest(env_id, kwargs, 400) == RECORDED_DIGESTS[name]
+def test_observations_and_infos_equal_the_recorded_walks(name, walk_digest) -> None:
+    env_id, kwargs = walk_digest.CONFIGS[name]
+    assert walk_digest.digest(env_id, kwargs, 400) == RECORDED_DIGESTS[name]
 
 
 def test_an_env_mid_episode_pickles_and_its_copy_answers_the_same() -> None:

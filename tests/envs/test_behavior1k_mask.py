@@ -10,25 +10,12 @@ import numpy as np
 
 import eai_gym  # noqa: F401  (registers the ids)
 from eai_gym.envs.behavior1k.data import activity_names
-from eai_gym.envs.behavior1k.dynamics import Failure
-from eai_gym.envs.behavior1k.kb import activity_kb
-from eai_gym.envs.behavior1k.world import ALL_HANDLERS
+
+# ``b1k_brute_force`` (tests/envs/conftest.py): every catalogue entry's full handler
 
 
-def brute_force(base) -> np.ndarray:
-    state = base.episode.state
-    kb = activity_kb(state.activity)
-    mask = np.zeros(base.action_space.n, dtype=np.int8)
-    for i, a in enumerate(base.actions):
-        try:
-            ALL_HANDLERS[a.name](kb, state, str(a.args[0]) if a.args else None)
-        except Failure:
-            continue
-        mask[i] = 1
-    return mask
-
-
-def test_mask_equals_brute_force_over_random_walks() -> None:
+def test_mask_equals_brute_force_over_random_walks(b1k_brute_force) -> None:
+    brute_force = b1k_brute_force
     env = gym.make("eai_gym/Behavior1K-v0", action_mode="index", terminate_on_success=False)
     base = env.unwrapped
     rng = random.Random(23)
@@ -48,7 +35,7 @@ def test_mask_equals_brute_force_over_random_walks() -> None:
 
 
 
-def test_mask_follows_place_next_to_group_as_a_group_forms_and_breaks() -> None:
+def test_mask_follows_place_next_to_group_as_a_group_forms_and_breaks(b1k_brute_force) -> None:
     """PLACE_NEXT_TO_GROUP(t) is legal only while something other than ``t`` is held and ``t`` is next to something:
     the kept mask equals brute force at every step of a walk that makes and drops a ``nextto``."""
     env = gym.make("eai_gym/Behavior1K-v0", action_mode="index", terminate_on_success=False)
@@ -65,5 +52,5 @@ def test_mask_follows_place_next_to_group_as_a_group_forms_and_breaks() -> None:
     for name, target, legal_after in walk:
         _, _, _, _, info = env.step(index[(name, target)])
         assert info["step"]["ok"], (name, target)
-        assert np.array_equal(info["action_mask"], brute_force(base)), (name, target)
+        assert np.array_equal(info["action_mask"], b1k_brute_force(base)), (name, target)
         assert info["action_mask"][group] == legal_after, (name, target)

@@ -104,12 +104,13 @@ def test_kept_answers_recompute_only_what_a_change_touches():
     assert [kept.answer(x, ask(x)) for x in range(4)] == [True, True, False, False] and calls == []
 
 
-def test_env_with_kept_answers_pickles_and_continues_identically():
+@pytest.mark.parametrize("env_id,seed", [("eai_gym/VirtualHome-v0", 3), ("eai_gym/Behavior-v0", 2)])
+def test_env_with_kept_masks_pickles_and_continues_identically(env_id, seed):
     import pickle
 
-    env = gym.make("eai_gym/VirtualHome-v0", action_mode="index")
-    obs, info = env.reset(seed=3)
-    rng = np.random.default_rng(3)
+    env = gym.make(env_id, action_mode="index")
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
     for _ in range(5):
         obs, _, _, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
     twin = pickle.loads(pickle.dumps(env))
@@ -171,16 +172,9 @@ RECORDED_DIGESTS = {
 
 
 @pytest.mark.parametrize("name", sorted(RECORDED_DIGESTS))
-def test_observations_and_infos_equal_the_recorded_walks(name):
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "walk_digest.py"
-    spec = importlib.util.spec_from_file_location("walk_digest", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)  # type: ignore[union-attr]
-    env_id, kwargs = mod.CONFIGS[name]
-    assert mod.digest(env_id, kwargs, 400) == RECORDED_DIGESTS[name]
+def test_observations_and_infos_equal_the_recorded_walks(name, walk_digest):
+    env_id, kwargs = walk_digest.CONFIGS[name]
+    assert walk_digest.digest(env_id, kwargs, 400) == RECORDED_DIGESTS[name]
 
 
 def test_virtualhome_close_and_faced_sets_equal_the_queries():
@@ -308,21 +302,3 @@ def test_shared_bases_pick_what_the_queries_compute():
             obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
             if term or trunc or step % 50 == 49:
                 obs, info = env.reset(seed=step)
-
-
-def test_behavior_env_with_kept_masks_pickles_and_continues_identically():
-    import pickle
-
-    env = gym.make("eai_gym/Behavior-v0", action_mode="index")
-    obs, info = env.reset(seed=2)
-    rng = np.random.default_rng(2)
-    for _ in range(5):
-        obs, _, _, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
-    twin = pickle.loads(pickle.dumps(env))
-    for _ in range(20):
-        a = int(rng.choice(np.flatnonzero(info["action_mask"])))
-        one, two = env.step(a), twin.step(a)
-        assert one[0] == two[0] and np.array_equal(one[4]["action_mask"], two[4]["action_mask"])
-        info = one[4]
-        if one[2] or one[3]:
-            break
