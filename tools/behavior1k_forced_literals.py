@@ -25,6 +25,9 @@ def main() -> None:
     args = ap.parse_args()
     beyond = joint = 0
     names = args.only or activity_names()
+    unknown = sorted(set(names) - set(activity_names()))
+    if unknown:
+        ap.error(f"unknown BEHAVIOR-1K activities: {', '.join(unknown)}")
     for name in names:
         listed = {lit for c in activity_goal(name).conditions for lit in c.necessary_literals()}
         extra = [lit for lit in goal_forced_literals(name) if lit not in listed]
