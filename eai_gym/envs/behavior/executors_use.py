@@ -69,13 +69,13 @@ def slice_(s, history, args, errors, rules):
     for p in parts:
         merged = dict(n.values.get(p, {}))
         merged.update(whole_values)
-        n.values[p] = merged
+        n.set_values(p, merged)
     for succ, rel in s.successors(obj):
-        n.edges.pop((obj, succ), None)
+        n.remove_edge(obj, succ)
         for p in parts:
             n.add_edge(p, rel, succ)
     for pred, rel in s.predecessors(obj):
-        n.edges.pop((pred, obj), None)
+        n.remove_edge(pred, obj)
         for p in parts:
             n.add_edge(pred, rel, p)
     if obj in n.parent:

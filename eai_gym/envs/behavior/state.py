@@ -10,11 +10,15 @@ The state mirrors the evolving graph of eai-eval's BEHAVIOR evaluator:
   the order in which they were attached;
 * the robot holds at most one object per hand (its tree descendants come along).
 
-A :class:`BehaviorState` is a value: worlds copy it (cheaply: a few small dicts) and change the copy.
+A :class:`BehaviorState` is a value: worlds copy it (cheaply: a few small dicts) and change the copy. A copy
+remembers the state it was copied from (weakly) and logs the facts its writers touched, as read keys of
+:mod:`.tracking`: :meth:`BehaviorState.changes_since` names what may differ from an earlier state without
+comparing whole tables (``tests/envs/test_behavior_change_log.py``).
 """
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -61,7 +65,7 @@ class BehaviorState:
     """See the module docstring. ``values[name][key]`` is a state value; ``edges[(a, b)]`` the
     relation from a to b; ``parent[name] = (parent, inside|ontop)``; ``children[name]`` a tuple."""
 
-    __slots__ = ("scene", "values", "edges", "parent", "children", "hands")
+    __slots__ = ("scene", "values", "edges", "parent", "children", "hands", "base", "log", "__weakref__")
 
     def __init__(self, scene: BehaviorScene, values: dict[str, dict[str, bool]],
                  edges: dict[tuple[str, str], str], parent: dict[str, tuple[str, str]],
@@ -72,10 +76,39 @@ class BehaviorState:
         self.parent = parent
         self.children = children
         self.hands = hands
+        #: a weak reference to the state this one was copied from (None: not a copy)
+        self.base: weakref.ref | None = None
+        #: the read keys (:mod:`.tracking`) of the facts written since the copy: ``("v", name)``, ``("e", (a, b))``,
+        #: ``("p", name)``, ``("c", name)``, ``("h", 0 | 1)``; a fact may be written back to its old value
+        self.log: list = []
 
     def copy(self) -> "BehaviorState":
-        return BehaviorState(self.scene, dict(self.values), dict(self.edges), dict(self.parent),
-                             dict(self.children), self.hands)
+        new = BehaviorState(self.scene, dict(self.values), dict(self.edges), dict(self.parent),
+                            dict(self.children), self.hands)
+        new.base = weakref.ref(self)
+        return new
+
+    def __reduce__(self):
+        # (a weak reference does not pickle: an unpickled state is no copy of anything)
+        return (BehaviorState, (self.scene, self.values, self.edges, self.parent, self.children, self.hands))
+
+    def changes_since(self, earlier: "BehaviorState", limit: int = 8) -> list | None:
+        """The read keys logged by the copies that lead from ``earlier`` to this state (each fact that may
+        differ between the two is among them; a key may repeat, or name a fact written back to its old value),
+        or None when this state is not ``earlier`` or a copy of a copy ... of it (at most ``limit`` copies)."""
+        out: list = []
+        s = self
+        for _ in range(limit + 1):
+            if s is earlier:
+                return out
+            ref = s.base
+            if ref is None:
+                return None
+            out += s.log
+            s = ref()
+            if s is None:
+                return None
+        return None
 
     # ------------------------------------------------------------------ reading
     def has(self, name: str, key: str) -> bool:
@@ -129,30 +162,48 @@ class BehaviorState:
                 tuple(sorted(self.children.items())), self.hands)
 
     # ------------------------------------------------------------------ writing (fresh copies only)
+    # (every write goes through these, which log it)
     def set_value(self, name: str, key: str, value: bool) -> None:
         d = dict(self.values.get(name, {}))
         d[key] = value
-        self.values[name] = d
+        self.set_values(name, d)
+
+    def set_values(self, name: str, values: dict[str, bool]) -> None:
+        """Replace ``name``'s state values by ``values`` (a dict no other state holds)."""
+        self.values[name] = values
+        self.log.append(("v", name))
 
     def set_hand(self, hand: str, name: str | None) -> None:
         h = list(self.hands)
-        h[HANDS.index(hand)] = name
+        i = HANDS.index(hand)
+        h[i] = name
         self.hands = (h[0], h[1])
+        self.log.append(("h", i))
 
     def add_edge(self, a: str, rel: str, b: str) -> None:
         self.edges[(a, b)] = rel
+        self.log.append(("e", (a, b)))
+
+    def remove_edge(self, a: str, b: str) -> None:
+        """Remove the relation from ``a`` to ``b``, if any."""
+        if self.edges.pop((a, b), None) is not None:
+            self.log.append(("e", (a, b)))
 
     def remove_edges_of(self, name: str) -> None:
+        gone = [("e", k) for k in self.edges if name in k]
         self.edges = {k: r for k, r in self.edges.items() if name not in k}
+        self.log += gone
 
     def detach(self, name: str) -> None:
         """Move ``name`` (with its subtree) to the root."""
         if name in self.parent:
             par, _ = self.parent.pop(name)
             self.children[par] = tuple(c for c in self.children.get(par, ()) if c != name)
+            self.log += (("p", name), ("c", par))
 
     def attach(self, name: str, parent: str, link: str) -> None:
         """Re-parent ``name`` under ``parent`` (appended to its children)."""
         self.detach(name)
         self.parent[name] = (parent, link)
         self.children[parent] = self.children.get(parent, ()) + (name,)
+        self.log += (("p", name), ("c", parent))

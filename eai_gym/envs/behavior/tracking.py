@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.tracking import TrackedDict, changed_dict_keys
+from ...core.tracking import ALL_KEYS, TrackedDict, changed_dict_keys
 from .state import HANDS, BehaviorState
 
 
@@ -30,6 +30,7 @@ class BehaviorReadView(BehaviorState):
         self.parent = TrackedDict(state.parent, self.reads, "p")
         self.children = TrackedDict(state.children, self.reads, "c")
         self._hands = state.hands
+        self.base, self.log = None, None  # (a view is read only: no log)
 
     def record_into(self, reads: set) -> None:
         """Record the reads from now on into ``reads``."""
@@ -55,6 +56,7 @@ class BehaviorReadView(BehaviorState):
     def copy(self) -> "BehaviorReadView":
         new = BehaviorReadView.__new__(BehaviorReadView)
         new.reads, new.answers, new.scene, new._hands = self.reads, None, self.scene, self._hands
+        new.base, new.log = None, []
         new.values = TrackedDict(self.values, self.reads, "v")  # (copies the items: no tracked read)
         new.edges = TrackedDict(self.edges, self.reads, "e")  # type: ignore[arg-type]
         new.parent = TrackedDict(self.parent, self.reads, "p")  # type: ignore[arg-type]
@@ -67,9 +69,13 @@ class BehaviorReadView(BehaviorState):
 
 def changed_keys(a: BehaviorState, b: BehaviorState) -> list[tuple[str, Any]]:
     """The read keys (as :class:`BehaviorReadView` records them) whose value differs between two states of
-    one scene."""
+    one scene. When ``b`` is a copy (of a copy ...) of ``a``, only the facts its copies logged are compared
+    (:meth:`~.state.BehaviorState.changes_since`); otherwise every table."""
     if a.scene is not b.scene:
         raise ValueError("changed_keys compares states of one scene")
+    logged = b.changes_since(a)
+    if logged is not None:
+        return logged_changes(a, b, logged)
     out: list[tuple[str, Any]] = []
     changed_dict_keys("v", a.values, b.values, out)
     changed_dict_keys("e", a.edges, b.edges, out)
@@ -78,4 +84,31 @@ def changed_keys(a: BehaviorState, b: BehaviorState) -> list[tuple[str, Any]]:
     for i in (0, 1):
         if a.hands[i] != b.hands[i]:
             out.append(("h", i))
+    return out
+
+
+#: the table of each read key's tag
+_TABLES = {"v": "values", "e": "edges", "p": "parent", "c": "children"}
+_MISSING = object()
+
+
+def logged_changes(a: BehaviorState, b: BehaviorState, logged: list) -> list[tuple[str, Any]]:
+    """:func:`changed_keys` ``(a, b)`` given ``b.changes_since(a)``: the logged keys whose value differs, each
+    once, then ``(tag, ALL_KEYS)`` for each table in which one did."""
+    out: list[tuple[str, Any]] = []
+    tags: list[str] = []
+    for key in dict.fromkeys(logged):
+        tag, k = key
+        if tag == "h":
+            if a.hands[k] != b.hands[k]:
+                out.append(key)
+            continue
+        table = _TABLES[tag]
+        old = getattr(a, table).get(k, _MISSING)
+        new = getattr(b, table).get(k, _MISSING)
+        if old is not new and old != new:
+            out.append(key)
+            if tag not in tags:
+                tags.append(tag)
+    out += [(tag, ALL_KEYS) for tag in tags]
     return out
