@@ -24,7 +24,8 @@ class TrackedDict(dict):
     __slots__ = ("reads", "tag")
 
     def __init__(self, data: dict, reads: set, tag: str) -> None:
-        dict.__init__(self, dict.items(data))  # (the items view: no tracked read)
+        # (a plain dict is cloned whole; a tracked one is read through its items view: no tracked read)
+        dict.__init__(self, data if type(data) is dict else dict.items(data))
         self.reads = reads
         self.tag = tag
 

@@ -43,38 +43,33 @@ def state_dict(s: BehaviorState, protocol: str, memo: dict | None = None
                ) -> tuple[dict[str, tuple[set, set]], set[tuple[str, str, str]]]:
     """``nodes[name] = (states, properties)`` and the set of ``(from, relation, to)`` edges. ``memo``: a dict
     the caller keeps, where each object's node is kept with the values and hand it was computed from (a
-    state's per-object values are replaced, never changed in place); the nodes are then shared: read only."""
-    nodes: dict[str, tuple[set, set]] = {}
-    for name in s.scene.order:
-        obj = s.scene.objects[name]
-        vals = s.values.get(name)
-        hand = 1 if s.hands[0] == name else 2 if s.hands[1] == name else 0
-        if memo is not None:
-            hit = memo.get(name)
-            if hit is not None and hit[0] is obj and hit[1] is vals and hit[2] == hand:
-                nodes[name] = hit[3]
-                continue
-        props = {k.lower() for k in obj.keys if k in _GRAPH_KEYS}
-        states = {k.lower() for k in obj.keys if k in _GRAPH_KEYS and (vals or {}).get(k)}
-        if not obj.room_floor:
-            props |= {"inhandofrobot", "inlefthandofrobot", "inrighthandofrobot"}
-        if hand == 1:
-            states |= {"inlefthandofrobot", "inhandofrobot"}
-        elif hand == 2:
-            states |= {"inrighthandofrobot", "inhandofrobot"}
-        nodes[name] = (states, props)
-        if memo is not None:
-            memo[name] = (obj, vals, hand, nodes[name])
-    hit = None if memo is None else memo.get(_EDGES)
-    if hit is not None and hit[0] == protocol and hit[1] == s.edges and hit[2] == s.parent:
-        edges = hit[3]  # (read only: the sliced objects' step below builds a new set)
+    state's per-object values are replaced, never changed in place), and the last state's nodes and edges:
+    when ``s`` is a copy of that state, only the nodes of the objects its log names are built again, and the
+    edges only if a relation or a parent changed. The nodes are then shared: read only."""
+    last = None if memo is None else memo.get(_LAST)
+    touched = None if last is None or last[3] != protocol else touched_objects(s, last[0])
+    if touched is None:
+        raw = {name: _node(s, name, memo) for name in s.scene.order}
+        hit = None if memo is None else memo.get(_EDGES)
+        if hit is not None and hit[0] == protocol and hit[1] == s.edges and hit[2] == s.parent:
+            edges = hit[3]  # (read only: the sliced objects' step below builds a new set)
+        else:
+            edges = tree_edges(s, protocol)
+            if memo is not None:
+                memo[_EDGES] = (protocol, dict(s.edges), dict(s.parent), edges)
     else:
-        edges = tree_edges(s, protocol)
-        if memo is not None:
-            memo[_EDGES] = (protocol, dict(s.edges), dict(s.parent), edges)
-    for name in s.scene.order:  # a sliced whole object: what both its parts have
+        raw = last[1]
+        if touched[0]:
+            raw = dict(raw)
+            for name in touched[0]:
+                raw[name] = _node(s, name, memo)
+        edges = tree_edges(s, protocol) if touched[1] else last[2]
+    if memo is not None:
+        memo[_LAST] = (s, raw, edges, protocol)
+    nodes = dict(raw)
+    for name in sliceable(s):  # a sliced whole object: what both its parts have
         states, props = nodes[name]
-        if "sliced" in states and "_part_" not in name:
+        if "sliced" in states:
             p0, p1 = f"{name}_part_0", f"{name}_part_1"
             if p0 not in nodes or p1 not in nodes:
                 raise GoalCrash(f"{name} is sliced but has no parts")
@@ -83,6 +78,52 @@ def state_dict(s: BehaviorState, protocol: str, memo: dict | None = None
             e1 = {(r, t) for f, r, t in edges if f == p1}
             edges = {e for e in edges if e[0] != name} | {(name, r, t) for r, t in e0 & e1}
     return nodes, edges
+
+
+def _node(s: BehaviorState, name: str, memo: dict | None) -> tuple[set, set]:
+    """``name``'s node before the sliced objects' step (see :func:`state_dict`)."""
+    obj = s.scene.objects[name]
+    vals = s.values.get(name)
+    hand = 1 if s.hands[0] == name else 2 if s.hands[1] == name else 0
+    if memo is not None:
+        hit = memo.get(name)
+        if hit is not None and hit[0] is obj and hit[1] is vals and hit[2] == hand:
+            return hit[3]
+    props = {k.lower() for k in obj.keys if k in _GRAPH_KEYS}
+    states = {k.lower() for k in obj.keys if k in _GRAPH_KEYS and (vals or {}).get(k)}
+    if not obj.room_floor:
+        props |= {"inhandofrobot", "inlefthandofrobot", "inrighthandofrobot"}
+    if hand == 1:
+        states |= {"inlefthandofrobot", "inhandofrobot"}
+    elif hand == 2:
+        states |= {"inrighthandofrobot", "inhandofrobot"}
+    node = (states, props)
+    if memo is not None:
+        memo[name] = (obj, vals, hand, node)
+    return node
+
+
+def sliceable(s: BehaviorState) -> list[str]:
+    """The scene's objects whose node can hold ``sliced`` and that are no part (``_part_``), in scene order:
+    the only ones the sliced objects' step of :func:`state_dict` changes (kept in the scene's memo)."""
+    hit = s.scene.memo.get(_SLICEABLE)
+    if hit is None:
+        hit = s.scene.memo[_SLICEABLE] = [n for n in s.scene.order
+                                          if "_part_" not in n and "Sliced" in s.scene.objects[n].keys]
+    return hit
+
+
+def touched_objects(s: BehaviorState, earlier: BehaviorState) -> tuple[set[str], bool] | None:
+    """When ``s`` is a copy (of a copy ...) of ``earlier``: the objects whose node before the sliced objects'
+    step may differ (logged values, the objects in either state's hands), and whether a relation or a parent
+    may differ; else None."""
+    logged = s.changes_since(earlier)
+    if logged is None:
+        return None
+    names = {k for tag, k in logged if tag == "v"}
+    if s.hands != earlier.hands:
+        names.update(h for h in s.hands + earlier.hands if h is not None)
+    return names, any(tag == "e" or tag == "p" for tag, _ in logged)
 
 
 def tree_edges(s: BehaviorState, protocol: str) -> set[tuple[str, str, str]]:
@@ -102,8 +143,12 @@ def tree_edges(s: BehaviorState, protocol: str) -> set[tuple[str, str, str]]:
     return edges
 
 
-#: the key under which :func:`state_dict` keeps its last edge set in ``memo`` (object names are strings)
+#: the keys under which :func:`state_dict` keeps its last edge set, and its last state with its nodes before the
+#: sliced objects' step and its edges, in ``memo``; and :func:`sliceable`'s in the scene's memo (object names are
+#: strings)
 _EDGES = ("<tree edges>",)
+_LAST = ("<last state>",)
+_SLICEABLE = ("<sliceable>",)
 _GRAPH_KEYS = frozenset({"Cooked", "Dusty", "Frozen", "Open", "Sliced", "Soaked", "Stained", "ToggledOn",
                          "Slicer", "CleaningTool"})
 
@@ -163,15 +208,17 @@ class KeptGoalCheck:
     """:func:`check_conditions` that keeps each condition's result with what it read: the objects whose node
     (states, properties) a literal looked up and the edges whose presence it asked. A condition is decided
     again only when one of those nodes or edges differs from the last check (its options and formula are
-    decided by the literals alone, each read in an order that depends only on the values read before). A
-    check that raises starts the kept results over. ``tests/envs/test_behavior_goal_check.py`` compares it with
-    :func:`check_conditions` along random walks."""
+    decided by the literals alone, each read in an order that depends only on the values read before). When the
+    state is a copy of the last one checked, only the nodes of the objects its log names (and the sliced whole
+    objects') are compared (:func:`touched_objects`). A check that raises starts the kept results over.
+    ``tests/envs/test_behavior_goal_check.py`` compares it with :func:`check_conditions` along random walks."""
 
     def __init__(self) -> None:
         self._key: tuple | None = None
         self._nodes: dict = {}
         self._edges: set = set()
         self._kept: list = []
+        self._state: BehaviorState | None = None  # the state of the last check
 
     def check(self, s: BehaviorState, conditions: Sequence[GoalCondition], names: dict[str, str],
               protocol: str, memo: dict | None = None) -> list[bool]:
@@ -186,9 +233,14 @@ class KeptGoalCheck:
                 changed_edges: set = set()
             else:
                 last = self._nodes
-                changed_nodes = {n for n, v in nodes.items() if last.get(n) is not v and last.get(n) != v}
-                changed_nodes.update(last.keys() - nodes.keys())
-                changed_edges = edges ^ self._edges
+                touched = None if self._state is None else touched_objects(s, self._state)
+                if touched is None:
+                    changed_nodes = {n for n, v in nodes.items() if last.get(n) is not v and last.get(n) != v}
+                    changed_nodes.update(last.keys() - nodes.keys())
+                else:  # (same scene: the same names; a node changes with its raw node or, sliced, its parts')
+                    changed_nodes = {n for n in touched[0].union(sliceable(s))
+                                     if last[n] is not nodes[n] and last[n] != nodes[n]}
+                changed_edges = set() if edges is self._edges else edges ^ self._edges
             out = []
             kept = self._kept
             for i, c in enumerate(conditions):
@@ -205,7 +257,7 @@ class KeptGoalCheck:
         except BaseException:
             self._key = None  # (some conditions may have been decided on a state the others were not)
             raise
-        self._key, self._nodes, self._edges = key, nodes, edges
+        self._key, self._nodes, self._edges, self._state = key, nodes, edges, s
         return out
 
 

@@ -53,6 +53,13 @@ class BehaviorScene:
     def is_floor(self, name: str) -> bool:
         return self.objects[name].room_floor
 
+    def positions(self) -> dict[str, int]:
+        """Each object's position in ``order`` (kept in the memo)."""
+        hit = self.memo.get("positions")
+        if hit is None:
+            hit = self.memo["positions"] = {n: p for p, n in enumerate(self.order)}
+        return hit
+
     def parts_of(self, name: str) -> list[str]:
         """Objects the reference treats as parts of ``name`` (``_part_`` names containing it)."""
         key = ("parts", name)

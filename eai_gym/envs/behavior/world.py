@@ -163,46 +163,73 @@ class BehaviorWorld:
 
         ``cache`` (a dict the caller keeps for one scene) keeps each object's line with what it was built from
         (its values dict, parent, relations, hand), so a line is rebuilt only when one of them changed (states
-        are values: a changed object gets a new values dict), and the last text with its state and objects (a
-        step that leaves the state as it was, such as NAVIGATE_TO, reuses it).
+        are values: a changed object gets a new values dict), and the last text with its state and lines: a step
+        that leaves the state as it was (such as NAVIGATE_TO) reuses the text, and when the state is a copy of
+        that one only the lines of the objects its log names are looked at (:func:`described_objects`).
         """
         last = None if cache is None or objects is not None else cache.get(_LAST_TEXT)
         if last is not None and last[0] is state:
             return last[1]
-        names = list(state.scene.order) if objects is None else list(objects)
-        relations: dict[str, list[tuple[str, str]]] = {}
-        for (a, b), r in state.edges.items():
-            relations.setdefault(a, []).append((r, b))
-        h0, h1 = state.hands
-        lines = []
-        for n in names:
-            vals = state.values.get(n)
-            place = state.parent.get(n)
-            rels = relations.get(n)
-            hand = "left" if h0 == n else "right" if h1 == n else None
-            hit = None if cache is None else cache.get(n)
-            if hit is not None and hit[0] is vals and hit[1] == place and hit[2] == rels and hit[3] == hand:
-                lines.append(hit[4])
-                continue
-            obj = state.scene.objects[n]
-            parts = [f"{n} ({obj.category})"]
-            st = [f"{k}={'yes' if vals and vals.get(k) else 'no'}" for k in sorted(obj.keys)]
-            if st:
-                parts.append("states: " + ", ".join(st))
-            if place is not None:
-                parts.append(f"{place[1]} {place[0]}")
-            if rels:
-                parts.append("; ".join(f"{r} {b}" for r, b in rels))
-            if hand is not None:
-                parts.append(f"in {hand} hand")
-            line = "; ".join(parts)
-            if cache is not None:
-                cache[n] = (vals, place, rels, hand, line)
-            lines.append(line)
+        touched = None if last is None else described_objects(state, last[0])
+        if touched is not None:
+            lines = list(last[2])
+            if touched:
+                relations: dict[str, list[tuple[str, str]]] = {}
+                for (a, b), r in state.edges.items():
+                    if a in touched:
+                        relations.setdefault(a, []).append((r, b))
+                pos = state.scene.positions()
+                for n in touched:
+                    lines[pos[n]] = _object_line(state, n, relations.get(n), cache)
+        else:
+            names = list(state.scene.order) if objects is None else list(objects)
+            relations = {}
+            for (a, b), r in state.edges.items():
+                relations.setdefault(a, []).append((r, b))
+            lines = [_object_line(state, n, relations.get(n), cache) for n in names]
         text = "\n".join(lines)
         if cache is not None and objects is None:
-            cache[_LAST_TEXT] = (state, text)
+            cache[_LAST_TEXT] = (state, text, lines)
         return text
+
+
+def _object_line(state: BehaviorState, n: str, rels: list[tuple[str, str]] | None, cache: dict | None) -> str:
+    """One object's line of :meth:`BehaviorWorld.describe` (``rels``: its relations, in the edges' order)."""
+    vals = state.values.get(n)
+    place = state.parent.get(n)
+    h0, h1 = state.hands
+    hand = "left" if h0 == n else "right" if h1 == n else None
+    hit = None if cache is None else cache.get(n)
+    if hit is not None and hit[0] is vals and hit[1] == place and hit[2] == rels and hit[3] == hand:
+        return hit[4]
+    obj = state.scene.objects[n]
+    parts = [f"{n} ({obj.category})"]
+    st = [f"{k}={'yes' if vals and vals.get(k) else 'no'}" for k in sorted(obj.keys)]
+    if st:
+        parts.append("states: " + ", ".join(st))
+    if place is not None:
+        parts.append(f"{place[1]} {place[0]}")
+    if rels:
+        parts.append("; ".join(f"{r} {b}" for r, b in rels))
+    if hand is not None:
+        parts.append(f"in {hand} hand")
+    line = "; ".join(parts)
+    if cache is not None:
+        cache[n] = (vals, place, rels, hand, line)
+    return line
+
+
+def described_objects(state: BehaviorState, earlier: BehaviorState) -> set[str] | None:
+    """When ``state`` is a copy (of a copy ...) of ``earlier``: the objects whose line of
+    :meth:`BehaviorWorld.describe` may differ (logged values, parents and relations from them, the objects in
+    either state's hands); else None."""
+    logged = state.changes_since(earlier)
+    if logged is None:
+        return None
+    out = {k[0] if tag == "e" else k for tag, k in logged if tag != "c" and tag != "h"}
+    if state.hands != earlier.hands:
+        out.update(h for h in state.hands + earlier.hands if h is not None)
+    return out
 
 
 class _EarlierStates(collections.abc.Sequence):
