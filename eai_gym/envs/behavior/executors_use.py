@@ -137,7 +137,8 @@ def clean(s, history, args, errors, rules):
         tried = True
         if _clean_stain(n, history, obj, errors):
             ok_stain = True
-            n = n.copy()
+            if n is s:  # (a copy made for the dust is this step's own: changed in place, one copy in all)
+                n = n.copy()
             n.set_value(obj, "Stained", False)
     if not tried:
         errors.add(ADD, f"Object {obj} is not dusty or stained (CLEAN)")

@@ -76,6 +76,11 @@ def changed_keys(a: BehaviorState, b: BehaviorState) -> list[tuple[str, Any]]:
     logged = b.changes_since(a)
     if logged is not None:
         return logged_changes(a, b, logged)
+    return compared_keys(a, b)
+
+
+def compared_keys(a: BehaviorState, b: BehaviorState) -> list[tuple[str, Any]]:
+    """:func:`changed_keys` by comparing every table (what the log spares)."""
     out: list[tuple[str, Any]] = []
     changed_dict_keys("v", a.values, b.values, out)
     changed_dict_keys("e", a.edges, b.edges, out)
