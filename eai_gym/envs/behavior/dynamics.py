@@ -152,11 +152,16 @@ def high_level(obj: str, key: str, target: bool, hands_free: bool = True) -> Che
 def place(obj: str, hand: str) -> Check:
     """Something in the hand, and the target is neither it nor among what it carries."""
     def c(s: BehaviorState):
-        held = s.held(hand)
-        if held is None:
-            return MISSING, "Robot is not holding anything (PLACE)"
-        return placing_error(s, obj, held)
+        return place_failure(s, obj, hand)
     return c
+
+
+def place_failure(s: BehaviorState, obj: str, hand: str) -> tuple[str, str] | None:
+    """:func:`place`'s check: the error, or None."""
+    held = s.held(hand)
+    if held is None:
+        return MISSING, "Robot is not holding anything (PLACE)"
+    return placing_error(s, obj, held)
 
 
 def subtree_of(s: BehaviorState, held: str) -> set[str]:

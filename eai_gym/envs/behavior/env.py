@@ -17,7 +17,7 @@ from ...core.answers import KeptAnswers
 from ...core.kept_mask import KeptMask, KeptMasks
 from ..base import TaskTextEnv
 from .actions import ACTIONS, TWO_OBJECTS, to_text
-from .dynamics import both_hands_full, interactivity, place, run_checks
+from .dynamics import both_hands_full, interactivity, interactivity_error, place, place_failure, run_checks
 from .executors import grasp_failure
 from .goals import GoalCrash, partial_counts
 from .place_mask import VERBS, closed, hand_entries, kept_ok, verb_of
@@ -137,16 +137,16 @@ class BehaviorEnv(TaskTextEnv):
             # GRASP(t) with an empty hand: the same answer for either empty hand (its checks read only whether
             # that hand holds t or anything, and both hands are pinned)
             hand = HANDS[empty[0]]
-            ok = kept_ok(kept, state, "grasp", None, lambda t, hand=hand: lambda w: run_checks(
-                w, [lambda s: grasp_failure(s, t, hand), interactivity(t)]) is None, _BOTH_PINS, tick)
+            ok = kept_ok(kept, state, "grasp", None, lambda t, hand=hand: lambda w: grasp_failure(
+                w, t, hand) is None and interactivity_error(w, t) is None, _BOTH_PINS, tick)
             for h in empty:
                 mask[per_hand[HANDS[h]][0]] = ok
         for h, hand in enumerate(HANDS):
             held = state.hands[h]
             if held is None:
                 continue  # placing or transferring with an empty hand always fails
-            ok = kept_ok(kept, state, hand, held, lambda t, hand=hand: lambda w: run_checks(
-                w, [place(t, hand), interactivity(t)]) is None, _PINS[h], tick)
+            ok = kept_ok(kept, state, hand, held, lambda t, hand=hand: lambda w: place_failure(
+                w, t, hand) is None and interactivity_error(w, t) is None, _PINS[h], tick)
             if closed_targets is None:
                 closed_targets = closed(state)
             _, _, _, (nto, first, second), verbs = per_hand[hand]
@@ -159,12 +159,7 @@ class BehaviorEnv(TaskTextEnv):
         return mask
 
     def _decide(self, i: int):
-        actions, try_ok = self.actions, self._try_ok
-        return lambda w: try_ok(w, actions[i])
-
-    def _try_ok(self, state: BehaviorState, action: Action) -> bool:
-        new, _, crash = self.world.try_action(state, action, dry_run=True)
-        return new is not None and crash is None
+        return self.world.dry_run(self.actions[i])
 
     def full_legal_mask(self) -> np.ndarray:
         """:meth:`legal_mask` without the kept answers: every candidate entry's executor runs in full."""

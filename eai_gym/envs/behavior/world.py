@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import collections.abc
 import dataclasses
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from ...core import Action, ActionError, ErrorType, GoalStatus, Outcome, Trajectory
 from .actions import ACTIONS, TWO_OBJECTS, arity, parse_step, to_text
@@ -90,6 +90,24 @@ class BehaviorWorld:
             return fn(state, history, action.args, errors, rules), errors, None
         except ExecutionCrash as e:
             return e.state, errors, str(e)
+
+    def dry_run(self, action: Action) -> Callable[[BehaviorState], bool]:
+        """``state -> whether action executes there``: :meth:`try_action`'s dry run (no history) gives a state
+        and no crash."""
+        fn = EXECUTORS.get(action.name)
+        if fn is None:
+            def unmodelled(state: BehaviorState) -> bool:
+                new, _, crash = self.try_action(state, action, dry_run=True)
+                return new is not None and crash is None
+            return unmodelled
+        args, rules = action.args, self.dry_rules
+
+        def executes(state: BehaviorState) -> bool:
+            try:
+                return fn(state, (), args, Errors(), rules) is not None
+            except ExecutionCrash:
+                return False
+        return executes
 
     def _unmodelled(self, state, action, history, errors, rules):
         """NAVIGATE_TO (moving is implicit: a no-op) and BURN (Burnt, no heat source modelled)."""
