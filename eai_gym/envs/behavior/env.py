@@ -150,12 +150,12 @@ class BehaviorEnv(TaskTextEnv):
             if closed_targets is None:
                 closed_targets = closed(state)
             _, _, _, (nto, first, second), verbs = per_hand[hand]
-            for verb, on in hand_entries(state, held, ok, self.world.rules.transfer_moves_all,
-                                         closed_targets).items():
-                mask[verbs[verb]] = on
+            entries = table.get(("written", hand))
+            if entries is None:  # (the verbs' entries by target, then PLACE_NEXTTO_ONTOP's: written at once)
+                entries = table[("written", hand)] = np.concatenate([verbs[v] for v in VERBS] + [nto])
+            on = hand_entries(state, held, ok, self.world.rules.transfer_moves_all, closed_targets)
             # PLACE_NEXTTO_ONTOP(t1, t2) runs the PLACE checks on t1, then on t2, and nothing else
-            if len(nto):
-                mask[nto[ok[first] & ok[second]]] = 1
+            mask[entries] = np.concatenate([on[v] for v in VERBS] + [ok[first] & ok[second]])
         return mask
 
     def _decide(self, i: int):
