@@ -115,13 +115,13 @@ def kept_ok(kept: Any, state: BehaviorState, hand: str, held: str | None,
                 ok[pos[k[1]]] = answers.answer(k, decide(k[1]), pin)
     else:
         values = answers.values
-        order = state.scene.order
-        ok = np.zeros(len(order), dtype=bool)
-        for p, t in enumerate(order):
+        got = []
+        for t in state.scene.order:
             key = (hand, t, held)
             v = values.get(key)
             if v is None:
                 v = answers.answer(key, decide(t), pin)
-            ok[p] = v
+            got.append(v)
+        ok = np.array(got, dtype=bool)
     kept.extra[hand] = (held, answers.generation, tick, ok)
     return ok
