@@ -12,15 +12,16 @@ from typing import Any
 
 import numpy as np
 
-from ...core import Action, GoalStatus, Task
+from ...core import GoalStatus, Task
 from ...core.answers import KeptAnswers
 from ...core.kept_mask import KeptMask, KeptMasks
 from ..base import TaskTextEnv
-from .actions import ACTIONS, TWO_OBJECTS, to_text
+from .actions import ACTIONS, TWO_OBJECTS
+from .catalogue import BehaviorCatalogue, hand_groups
 from .dynamics import both_hands_full, interactivity, interactivity_error, place, place_failure, run_checks
 from .executors import grasp_failure
 from .goals import GoalCrash, partial_counts
-from .place_mask import VERBS, closed, hand_entries, kept_ok, verb_of
+from .place_mask import VERBS, closed, hand_entries, kept_ok
 from .plan_progress import shortest_plan_length
 from .state import HANDS, BehaviorState
 from .tasks import check_initial_state, load_task, task_ids, task_record
@@ -76,15 +77,14 @@ class BehaviorEnv(TaskTextEnv):
             hit = _LOADED[key] = (task, [])
         return hit[0]
 
-    def catalogue(self, task: Task) -> list[Action]:
+    def catalogue(self, task: Task) -> BehaviorCatalogue:  # type: ignore[override]
         key = (task.id, self.initial_state)
         cached = _LOADED.get(key)
         if cached is None or cached[0] is not task:  # a task not loaded through load_task
             cached = (task, [])
         if not cached[1]:
-            acts = catalogue(task.initial_state)
-            groups = hand_groups(acts, task.initial_state.scene.order)
-            cached[1].extend((acts, groups, {}))
+            acts = BehaviorCatalogue(task.initial_state.scene.order)
+            cached[1].extend((acts, hand_groups(acts), {}))
         acts, self._groups, self._mask_groups = cached[1]
         # the task's kept answers and mask carry over from its last episode in this env
         self._kept = self._kept_masks.take(
@@ -96,7 +96,7 @@ class BehaviorEnv(TaskTextEnv):
 
     def legal_mask(self) -> np.ndarray:
         """Which catalogue entries would execute. Only entries some state of the hands allows are tried
-        (:func:`hand_groups`). Each entry's answer is kept until a fact it read changes
+        (:func:`.catalogue.hand_groups`). Each entry's answer is kept until a fact it read changes
         (:class:`~eai_gym.core.answers.KeptAnswers`), also from one episode of a task to the next; a LEFT_/RIGHT_
         entry's answer is kept under what that hand holds, so it is reused when the hand holds the same again.
         The mask is updated where answers or candidates changed (:class:`~eai_gym.core.kept_mask.KeptMask`);
@@ -227,7 +227,7 @@ class BehaviorEnv(TaskTextEnv):
         return "\n".join(lines)
 
 
-#: (task id, initial-state mode) -> (task, [catalogue, hand groups] once built)
+#: (task id, initial-state mode) -> (task, [catalogue, hand groups, mask groups] once built)
 _LOADED: dict[tuple[str, str], tuple[Task, list]] = {}
 #: the read key of each hand (see :mod:`.tracking`): a LEFT_/RIGHT_ entry's answer is kept under its value
 _PINS = (frozenset({("h", 0)}), frozenset({("h", 1)}))
@@ -236,56 +236,6 @@ _PLAIN = "plain"
 _BOTH_FULL_PIN = frozenset({("q", (both_hands_full.compute, ()))})  # type: ignore[attr-defined]
 #: how many tasks' kept masks an env keeps (as many as the loaded-task cache)
 KEPT_TASKS = 256
-
-
-def hand_groups(actions: list[Action], order: tuple[str, ...]) -> tuple[list[int], dict[str, tuple]]:
-    """Catalogue indices: those that need no hand, and per hand ``(grasp, needs_hand, release, nextto_ontop,
-    verbs)``: its GRASP entries, its PLACE/TRANSFER entries (they need something in that hand), its RELEASE
-    entries by object (they need that object in it), its PLACE_NEXTTO_ONTOP entries as three arrays (index,
-    position of target 1 in ``order``, position of target 2), and for each verb of :mod:`.place_mask` the
-    array of its entries by target position in ``order``."""
-    plain: list[int] = []
-    per_hand: dict[str, tuple] = {h: ([], [], {}, ([], [], []), {v: [-1] * len(order) for v in VERBS})
-                                  for h in HANDS}
-    pos = {n: p for p, n in enumerate(order)}
-    for i, a in enumerate(actions):
-        side = a.name.split("_", 1)[0]
-        if side not in ("LEFT", "RIGHT"):
-            plain.append(i)
-            continue
-        grasp, needs_hand, release, nextto_ontop, verbs = per_hand[f"{side.lower()}_hand"]
-        if "GRASP" in a.name:
-            grasp.append(i)
-        elif a.name.endswith("RELEASE"):
-            release.setdefault(a.args[0], []).append(i)
-        elif a.name.endswith("PLACE_NEXTTO_ONTOP"):
-            for col, v in zip(nextto_ontop, (i, pos[a.args[0]], pos[a.args[1]])):
-                col.append(v)
-        else:
-            needs_hand.append(i)
-            verb = verb_of(a.name)
-            if verb is None:
-                raise ValueError(f"catalogue entry {a.name} needs a hand but is no verb of place_mask")
-            verbs[verb][pos[a.args[0]]] = i
-    out = {}
-    for h, (g, n, r, nto, verbs) in per_hand.items():
-        for v, idx in verbs.items():
-            if -1 in idx:
-                raise ValueError(f"the catalogue has no {h} {v} entry on {order[idx.index(-1)]}")
-        if len(g) != len(order) or any(actions[i].args != (t,) for i, t in zip(g, order)):
-            raise ValueError(f"the catalogue's {h} GRASP entries are not one per object in scene order")
-        out[h] = (np.array(g, dtype=np.intp), n, r, tuple(np.array(c, dtype=np.intp) for c in nto),
-                  {v: np.array(idx, dtype=np.intp) for v, idx in verbs.items()})
-    return plain, out
-
-
-def catalogue(state: BehaviorState) -> list[Action]:
-    names = list(state.scene.order)
-    out = []
-    for a in ACTIONS:
-        combos = [(x, y) for x in names for y in names if x != y] if a in TWO_OBJECTS else [(x,) for x in names]
-        out += [Action(a, args, args, raw=to_text(a, args)) for args in combos]
-    return out
 
 
 _MAX: list[int] = []
