@@ -102,13 +102,15 @@ def test_the_walks_catch_a_log_or_a_use_of_it_that_forgets_a_fact(monkeypatch, b
         nodes = broken.endswith("nodes")
 
         def unaffected(self, s, protocol):
-            saved = self._kept
-            self._kept = [None if h is None else (h[0], set() if nodes else h[1], h[2] if nodes else set())
-                          for h in saved]
+            saved = self._kept, self._sources
+            if nodes:
+                self._kept = [None if h is None else (h[0], set(), h[2]) for h in saved[0]]
+            else:
+                self._sources = [set() for _ in saved[1]]
             try:
                 return real_u(self, s, protocol)
             finally:
-                self._kept = saved
+                self._kept, self._sources = saved
         monkeypatch.setattr(goals.KeptGoalCheck, "_unaffected", unaffected)
     else:  # the observation overlooks logged relations
         real_d = world_module.described_objects

@@ -113,6 +113,14 @@ def sliceable(s: BehaviorState) -> list[str]:
     return hit
 
 
+def sliceable_parts(s: BehaviorState) -> list[tuple[str, str, str]]:
+    """:func:`sliceable` objects with the names of their two parts (kept in the scene's memo)."""
+    hit = s.scene.memo.get(_SLICEABLE_PARTS)
+    if hit is None:
+        hit = s.scene.memo[_SLICEABLE_PARTS] = [(n, f"{n}_part_0", f"{n}_part_1") for n in sliceable(s)]
+    return hit
+
+
 def touched_objects(s: BehaviorState, earlier: BehaviorState) -> tuple[set[str], bool] | None:
     """When ``s`` is a copy (of a copy ...) of ``earlier``: the objects whose node before the sliced objects'
     step may differ (logged values, the objects in either state's hands), and whether a relation or a parent
@@ -149,6 +157,7 @@ def tree_edges(s: BehaviorState, protocol: str) -> set[tuple[str, str, str]]:
 _EDGES = ("<tree edges>",)
 _LAST = ("<last state>",)
 _SLICEABLE = ("<sliceable>",)
+_SLICEABLE_PARTS = ("<sliceable parts>",)
 _GRAPH_KEYS = frozenset({"Cooked", "Dusty", "Frozen", "Open", "Sliced", "Soaked", "Stained", "ToggledOn",
                          "Slicer", "CleaningTool"})
 
@@ -218,6 +227,7 @@ class KeptGoalCheck:
         self._nodes: dict = {}
         self._edges: set = set()
         self._kept: list = []
+        self._sources: list = []  # per condition: the sources of the edges it read
         self._state: BehaviorState | None = None  # the state of the last check
 
     def check(self, s: BehaviorState, conditions: Sequence[GoalCondition], names: dict[str, str],
@@ -225,13 +235,14 @@ class KeptGoalCheck:
         key = self._key
         if key is not None and key[0] is conditions and key[1] is names and key[2] is s.scene \
                 and key[3] == protocol and self._state is not None and self._unaffected(s, protocol):
+            self._state = s  # (the kept nodes and edges still hold for every object and edge a condition read)
             return [hit[0] for hit in self._kept]
         try:
             nodes, edges = state_dict(s, protocol, memo)
             if key is None or key[0] is not conditions or key[1] is not names or key[2] is not s.scene \
                     or key[3] != protocol:
                 key = (conditions, names, s.scene, protocol)
-                self._key, self._kept = None, [None] * len(conditions)
+                self._key, self._kept, self._sources = None, [None] * len(conditions), [set()] * len(conditions)
                 changed_nodes: set = set()
                 changed_edges: set = set()
             else:
@@ -256,6 +267,7 @@ class KeptGoalCheck:
                 test = _reading_literal_test(nodes, edges, names, protocol, read_nodes, read_edges)
                 v = _condition_holds(s, c, names, protocol, test)
                 kept[i] = (v, read_nodes, read_edges)
+                self._sources[i] = {e[0] for e in read_edges}
                 out.append(v)
         except BaseException:
             self._key = None  # (some conditions may have been decided on a state the others were not)
@@ -268,8 +280,9 @@ class KeptGoalCheck:
         check: no object whose node may differ is one a condition read, and no object whose edges may differ
         (a logged relation's source, every object under a logged parent change, in either state; a sliced
         whole object with its parts) is the source of an edge a condition asked about. ``eai-1.0.5`` crashes
-        on some trees without physical edges: a relation or parent change there is never passed over. The
-        state of the last check stays the one compared with (its nodes and edges are those kept)."""
+        on some trees without physical edges: a relation or parent change there is never passed over. A step
+        passed over becomes the state compared with next: the kept nodes and edges (of the last state checked in
+        full) are those of this state for every object and edge a condition read."""
         last = self._state
         logged = s.changes_since(last)
         if logged is None:
@@ -291,14 +304,13 @@ class KeptGoalCheck:
         for m in moved:
             sources |= s.subtree(m)
             sources |= last.subtree(m)
-        for whole in sliceable(s):
-            p0, p1 = f"{whole}_part_0", f"{whole}_part_1"
+        for whole, p0, p1 in sliceable_parts(s):
             if whole in names or p0 in sources or p1 in sources:
                 sources.add(whole)
             if p0 in names or p1 in names:
                 names.add(whole)
-        for hit in self._kept:
-            if hit is None or not names.isdisjoint(hit[1]) or any(e[0] in sources for e in hit[2]):
+        for hit, read_sources in zip(self._kept, self._sources):
+            if hit is None or not names.isdisjoint(hit[1]) or not sources.isdisjoint(read_sources):
                 return False
         return True
 
