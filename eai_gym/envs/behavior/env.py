@@ -54,7 +54,7 @@ class BehaviorEnv(TaskTextEnv):
         self._kept_masks = KeptMasks(KEPT_TASKS)  # by (task id, mode)
         self._lines: dict = {}  # the observation's object lines (see BehaviorWorld.describe), for one scene
         self._lines_scene: object = None
-        self._header: list[str] = []
+        self._header = ""  # the observation's lines before the objects', joined
         self._header_task: Task | None = None
         super().__init__(task_id, action_mode, terminate_on_error, render_mode, terminate_on_success)
 
@@ -220,11 +220,11 @@ class BehaviorEnv(TaskTextEnv):
             goal = self.task.metadata["behavior"]["goal_prompt_lines"]
             head = [f"Task {self.task.id}: {self.task.name}", "Goal (BDDL, in scene names):"]
             head += ["  " + " ".join(str(t) for t in g) for g in goal]
-            self._lines, self._lines_scene, self._header, self._header_task = {}, state.scene, head, self.task
-        lines = self._header + ["Objects:", self.world.describe(state, None, self._lines),
-                  f"Left hand: {state.hands[0] or 'empty'}; right hand: {state.hands[1] or 'empty'}",
-                  f"Feedback: {self.last_feedback}"]
-        return "\n".join(lines)
+            self._lines, self._lines_scene, self._header_task = {}, state.scene, self.task
+            self._header = "\n".join(head + ["Objects:"])
+        return (f"{self._header}\n{self.world.describe(state, None, self._lines)}\n"
+                f"Left hand: {state.hands[0] or 'empty'}; right hand: {state.hands[1] or 'empty'}\n"
+                f"Feedback: {self.last_feedback}")
 
 
 #: (task id, initial-state mode) -> (task, [catalogue, hand groups, mask groups] once built)

@@ -180,8 +180,9 @@ class BehaviorWorld:
         """Objects (default: all) with their states, placement, relations and hand, one per line.
 
         ``cache`` (a dict the caller keeps for one scene) keeps each object's line with what it was built from
-        (its values dict, parent, relations, hand), so a line is rebuilt only when one of them changed (states
-        are values: a changed object gets a new values dict), and the last text with its state and lines: a step
+        (its values dict, parent, relations, hand), so a line is rebuilt only when one of them changed, its states
+        part only when the values dict did (states are values: a changed object gets a new values dict); and the
+        last text with its state and lines: a step
         that leaves the state as it was (such as NAVIGATE_TO) reuses the text, and when the state is a copy of
         that one only the lines of the objects its log names are looked at (:func:`described_objects`).
         """
@@ -222,9 +223,13 @@ def _object_line(state: BehaviorState, n: str, rels: list[tuple[str, str]] | Non
         return hit[4]
     obj = state.scene.objects[n]
     parts = [f"{n} ({obj.category})"]
-    st = [f"{k}={'yes' if vals and vals.get(k) else 'no'}" for k in sorted(obj.keys)]
-    if st:
-        parts.append("states: " + ", ".join(st))
+    if hit is not None and hit[0] is vals:  # (only the placement, relations or hand changed)
+        states = hit[5]
+    else:
+        st = [f"{k}={'yes' if vals and vals.get(k) else 'no'}" for k in sorted(obj.keys)]
+        states = "states: " + ", ".join(st) if st else None
+    if states is not None:
+        parts.append(states)
     if place is not None:
         parts.append(f"{place[1]} {place[0]}")
     if rels:
@@ -233,7 +238,7 @@ def _object_line(state: BehaviorState, n: str, rels: list[tuple[str, str]] | Non
         parts.append(f"in {hand} hand")
     line = "; ".join(parts)
     if cache is not None:
-        cache[n] = (vals, place, rels, hand, line)
+        cache[n] = (vals, place, rels, hand, line, states)
     return line
 
 
