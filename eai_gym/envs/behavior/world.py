@@ -182,9 +182,9 @@ class BehaviorWorld:
         ``cache`` (a dict the caller keeps for one scene) keeps each object's line with what it was built from
         (its values dict, parent, relations, hand), so a line is rebuilt only when one of them changed, its states
         part only when the values dict did (states are values: a changed object gets a new values dict); and the
-        last text with its state and lines: a step
-        that leaves the state as it was (such as NAVIGATE_TO) reuses the text, and when the state is a copy of
-        that one only the lines of the objects its log names are looked at (:func:`described_objects`).
+        last text with its state and lines: a step that leaves the state as it was (such as NAVIGATE_TO) reuses
+        the text, and when the state is a copy of that one only the lines of the objects its log names are looked
+        at (:func:`described_objects`).
         """
         last = None if cache is None or objects is not None else cache.get(_LAST_TEXT)
         if last is not None and last[0] is state:
