@@ -2,70 +2,34 @@
 object, or every ordered pair of distinct objects for the two-object actions, in the scene's object order; and
 its entries grouped by what the hands must hold (:func:`hand_groups`), worked out from that layout.
 
-The catalogue is a read-only sequence whose actions are built when first asked for: a task has hundreds of
-entries and an episode steps a few dozen of them. ``tests/envs/test_behavior_catalogue.py`` compares both with
-building every action.
+The catalogue is a read-only sequence whose actions are built when first asked for
+(:class:`~eai_gym.core.catalogue.LazyCatalogue`): a task has hundreds of entries and an episode steps a few dozen
+of them. ``tests/envs/test_behavior_catalogue.py`` compares both with building every action.
 """
 
 from __future__ import annotations
 
-import operator
-from bisect import bisect_right
 from typing import Sequence
 
 import numpy as np
 
 from ...core import Action
+from ...core.catalogue import LazyCatalogue
 from .actions import ACTIONS, TWO_OBJECTS, to_text
 from .place_mask import VERBS, verb_of
 from .state import HANDS
 
 
-class BehaviorCatalogue(Sequence[Action]):
+class BehaviorCatalogue(LazyCatalogue):
     """The catalogue over the objects ``order`` (see the module docstring)."""
 
     def __init__(self, order: Sequence[str]) -> None:
         self.order = tuple(order)
-        k = len(self.order)
-        #: (first index, action name, arity) of each action's block of entries, in catalogue order
-        self.blocks: list[tuple[int, str, int]] = []
-        start = 0
-        for name in ACTIONS:
-            n = 2 if name in TWO_OBJECTS else 1
-            self.blocks.append((start, name, n))
-            start += k if n == 1 else k * (k - 1)
-        self._starts = [b[0] for b in self.blocks]
-        self._size = start
-        self._built: dict[int, Action] = {}
+        super().__init__(((name, 2 if name in TWO_OBJECTS else 1) for name in ACTIONS), len(self.order))
 
-    def __len__(self) -> int:
-        return self._size
-
-    def __getitem__(self, i):  # type: ignore[override]
-        if type(i) is int:  # (the step's and the mask's lookups: an action already built)
-            a = self._built.get(i)
-            if a is not None:
-                return a
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(self._size))]
-        i = operator.index(i)
-        if i < 0:
-            i += self._size
-        if not 0 <= i < self._size:
-            raise IndexError(f"catalogue index {i} out of range ({self._size} entries)")
-        a = self._built.get(i)
-        if a is None:
-            start, name, n = self.blocks[bisect_right(self._starts, i) - 1]
-            args = tuple(self.order[p] for p in self.positions(i - start, n))
-            a = self._built[i] = Action(name, args, args, raw=to_text(name, args))
-        return a
-
-    def positions(self, offset: int, arity: int) -> tuple[int, ...]:
-        """The objects' positions in ``order`` of the entry ``offset`` places into a block of ``arity``."""
-        if arity == 1:
-            return (offset,)
-        row, col = divmod(offset, len(self.order) - 1)
-        return (row, col if col < row else col + 1)
+    def build(self, name: str, positions: tuple[int, ...]) -> Action:
+        args = tuple(self.order[p] for p in positions)
+        return Action(name, args, args, raw=to_text(name, args))
 
 
 def hand_groups(catalogue: BehaviorCatalogue) -> tuple[list[int], dict[str, tuple]]:
@@ -80,7 +44,7 @@ def hand_groups(catalogue: BehaviorCatalogue) -> tuple[list[int], dict[str, tupl
     per_hand: dict[str, tuple] = {h: ([], [], {}, ([], [], []), {v: [-1] * k for v in VERBS}) for h in HANDS}
     for start, name, n in catalogue.blocks:
         side = name.split("_", 1)[0]
-        size = k if n == 1 else k * (k - 1)
+        size = catalogue.block_size(n)
         if side not in ("LEFT", "RIGHT"):
             plain.extend(range(start, start + size))
             continue

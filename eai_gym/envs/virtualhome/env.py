@@ -9,8 +9,6 @@ states and relations, and the feedback of the last action.
 
 from __future__ import annotations
 
-import operator
-from bisect import bisect_right
 from collections.abc import Sequence
 from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
@@ -18,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ...core import Action, GoalStatus, Step, Task, WorldState
+from ...core.catalogue import LazyCatalogue
 from ...core.kept_mask import KeptMask, KeptMasks
 from ..base import TaskTextEnv
 from .actions import ARITY, to_script
@@ -240,7 +239,7 @@ def catalogue(world: VirtualHomeWorld, task: Task) -> "ActionCatalogue":
     return ActionCatalogue(sorted(world.vocabulary), ids, [scene.objects[i].name for i in ids])
 
 
-class ActionCatalogue(Sequence[Action]):
+class ActionCatalogue(LazyCatalogue):
     """The catalogue as a read-only sequence whose actions are built when first asked for (a task has up to
     ~8,000 entries; an episode touches a few hundred). Entry order: action names sorted; for each, no
     object, every object, or every ordered pair of distinct objects, in the task's object order."""
@@ -250,47 +249,11 @@ class ActionCatalogue(Sequence[Action]):
         enc = encode_basestring_ascii  # what json.dumps writes for a string: raw is action_item_json(action)
         self._names = tuple(obj_names)
         self._parts = tuple(f"{enc(n)}, {enc(str(i))}" for i, n in zip(ids, obj_names))
-        self.blocks: list[tuple[int, str, int]] = []  # (start, action name, arity)
-        start, k = 0, len(ids)
-        for name in names:
-            n = ARITY[name]
-            self.blocks.append((start, name, n))
-            start += 1 if n == 0 else k if n == 1 else k * (k - 1)
-        self._starts = [b[0] for b in self.blocks]
-        self._size = start
-        self._built: dict[int, Action] = {}
+        super().__init__(((name, ARITY[name]) for name in names), len(self.ids))
 
-    def __len__(self) -> int:
-        return self._size
-
-    def __getitem__(self, i):  # type: ignore[override]
-        if type(i) is int:  # (the mask's and the step's lookups: an action already built)
-            a = self._built.get(i)
-            if a is not None:
-                return a
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(self._size))]
-        i = operator.index(i)
-        if i < 0:
-            i += self._size
-        if not 0 <= i < self._size:
-            raise IndexError(f"catalogue index {i} out of range ({self._size} entries)")
-        a = self._built.get(i)
-        if a is None:
-            start, name, n = self.blocks[bisect_right(self._starts, i) - 1]
-            pos = self._positions(i - start, n)
-            raw = "{" + encode_basestring_ascii(name) + ": [" + ", ".join(self._parts[p] for p in pos) + "]}"
-            a = self._built[i] = Action(name, tuple(self.ids[p] for p in pos),
-                                        tuple(self._names[p] for p in pos), raw=raw)
-        return a
-
-    def _positions(self, offset: int, n: int) -> tuple[int, ...]:
-        if n == 0:
-            return ()
-        if n == 1:
-            return (offset,)
-        row, col = divmod(offset, len(self.ids) - 1)
-        return (row, col if col < row else col + 1)
+    def build(self, name: str, positions: tuple[int, ...]) -> Action:
+        raw = "{" + encode_basestring_ascii(name) + ": [" + ", ".join(self._parts[p] for p in positions) + "]}"
+        return Action(name, tuple(self.ids[p] for p in positions), tuple(self._names[p] for p in positions), raw=raw)
 
     def requirement_groups(self) -> tuple[list[int], dict, dict, dict, dict]:
         """:func:`requirement_groups` of this catalogue, from its layout (no action is built)."""
@@ -301,10 +264,10 @@ class ActionCatalogue(Sequence[Action]):
         by_held_close: dict[tuple[int, int], list[int]] = {}
         ids, k = self.ids, len(self.ids)
         for start, name, n in self.blocks:
-            size = 1 if n == 0 else k if n == 1 else k * (k - 1)
+            size = self.block_size(n)
             if name in NEEDS_HELD and n == 2:
                 for off in range(size):
-                    r, c = self._positions(off, 2)
+                    r, c = self.positions(off, 2)
                     by_held_close.setdefault((ids[r], ids[c]), []).append(start + off)
             elif name in NEEDS_HELD or name in NEEDS_CLOSE or name in NEEDS_FACING:
                 target = by_held if name in NEEDS_HELD else by_close if name in NEEDS_CLOSE else by_facing
