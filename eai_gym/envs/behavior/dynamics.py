@@ -84,6 +84,19 @@ def holding_with(s: BehaviorState, key: str) -> bool:
 
 
 @state_query
+def holding_soaked_cleaner(s: BehaviorState) -> bool:
+    """A hand holds a soaked cleaning tool, or detergent (CLEAN_STAIN's cleaner in the hands)."""
+    for h in s.hands:
+        if h is None:
+            continue
+        if s.value(h, "CleaningTool") is not None and s.value(h, "Soaked"):
+            return True
+        if "detergent" in h:
+            return True
+    return False
+
+
+@state_query
 def interactivity_error(s: BehaviorState, obj: str) -> tuple[str, str] | None:
     """Inside a closed container (along the tree), or a sliced whole object: the error; else None."""
     if s.scene.is_floor(obj):
@@ -200,3 +213,26 @@ def ancestor_named(s: BehaviorState, obj: str, names: Sequence[str],
 
 def toggled_on(s: BehaviorState, name: str) -> bool:
     return s.value(name, "ToggledOn") is True
+
+
+def not_toggled_off(s: BehaviorState, name: str) -> bool:
+    return s.value(name, "ToggledOn") is not False
+
+
+# (kept as facts: an object's ancestors change at many steps, whether one of them is a cooker far more rarely)
+@state_query
+def in_named_ancestor(s: BehaviorState, obj: str, names: tuple[str, ...]) -> bool:
+    """:func:`ancestor_named` with any ancestor (COOK's cooker)."""
+    return ancestor_named(s, obj, names)
+
+
+@state_query
+def in_toggled_on_ancestor(s: BehaviorState, obj: str, names: tuple[str, ...]) -> bool:
+    """:func:`ancestor_named` with an ancestor toggled on (CLEAN's dishwasher or sink)."""
+    return ancestor_named(s, obj, names, toggled_on)
+
+
+@state_query
+def in_not_toggled_off_ancestor(s: BehaviorState, obj: str, names: tuple[str, ...]) -> bool:
+    """:func:`ancestor_named` with an ancestor not toggled off (SOAK's sink or teapot)."""
+    return ancestor_named(s, obj, names, not_toggled_off)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import partial
 
 from . import executors as X
-from .dynamics import ADD, AFF, MISSING, ancestor_named, check, high_level, holding_with, interactivity, toggled_on
+from .dynamics import (ADD, AFF, MISSING, check, high_level, holding_soaked_cleaner, holding_with,
+                       in_named_ancestor, in_not_toggled_off_ancestor, in_toggled_on_ancestor, interactivity)
 from .state import BehaviorState
 
 
@@ -88,7 +89,7 @@ def slice_(s, history, args, errors, rules):
 
 def _clean_dust(s, history, obj, errors):
     def cleaner(st: BehaviorState):
-        in_cleaner = not st.scene.is_floor(obj) and ancestor_named(st, obj, ("dishwasher", "sink"), toggled_on)
+        in_cleaner = not st.scene.is_floor(obj) and in_toggled_on_ancestor(st, obj, ("dishwasher", "sink"))
         has_tool = holding_with(st, "CleaningTool")
         if not in_cleaner and not has_tool:
             return MISSING, "No cleaner in inventory or object not in toggled on cleaner (CLEAN_DUST)"
@@ -100,18 +101,8 @@ def _clean_dust(s, history, obj, errors):
 
 def _clean_stain(s, history, obj, errors):
     def cleaner(st: BehaviorState):
-        in_cleaner = not st.scene.is_floor(obj) and ancestor_named(st, obj, ("sink",), toggled_on)
-        soaked = False
-        for h in st.hands:
-            if h is None:
-                continue
-            if st.value(h, "CleaningTool") is not None and st.value(h, "Soaked"):
-                soaked = True
-                break
-            if "detergent" in h:
-                soaked = True
-                break
-        if not in_cleaner and not soaked:
+        in_cleaner = not st.scene.is_floor(obj) and in_toggled_on_ancestor(st, obj, ("sink",))
+        if not in_cleaner and not holding_soaked_cleaner(st):
             return MISSING, "No soaked cleaner in inventory or object not in toggled on cleaner (CLEAN_STAIN)"
         return None
 
@@ -152,8 +143,7 @@ def soak_dry(s, history, args, errors, rules, target: bool):
     def in_soaker(st: BehaviorState):
         if not target:
             return None
-        ok = ancestor_named(st, obj, ("sink", "teapot"),
-                            lambda st2, p: st2.value(p, "ToggledOn") is not False)
+        ok = in_not_toggled_off_ancestor(st, obj, ("sink", "teapot"))
         return None if ok else (MISSING, f"Object {obj} not in toggled on sink or in a teapot(SOAK)")
 
     checks = [high_level(obj, "Soaked", target, rules.free_hand_for_every_state_action), interactivity(obj), in_soaker]
@@ -182,7 +172,7 @@ def cook(s, history, args, errors, rules):
     obj = args[0]
 
     def in_cooker(st: BehaviorState):
-        return None if ancestor_named(st, obj, ("saucepan",)) else (MISSING, f"Object {obj} not in a cooker (COOK)")
+        return None if in_named_ancestor(st, obj, ("saucepan",)) else (MISSING, f"Object {obj} not in a cooker (COOK)")
 
     checks = [high_level(obj, "Cooked", True, rules.free_hand_for_every_state_action), interactivity(obj), in_cooker]
     if not check(errors, s, history, checks, True):
