@@ -6,9 +6,9 @@ import json
 import os
 import sys
 import time
-from typing import Any, Iterable, Iterator, TextIO
+from typing import Any, Callable, Iterable, Iterator, TextIO
 
-from .results import EncodedRecords
+from .results import EncodedRecords, join_texts
 
 
 class InputFileError(Exception):
@@ -50,10 +50,10 @@ def dumps_results(obj: Any) -> str:
         return json.dumps(obj, indent=1) + "\n"
     parts = []
     for key, value in obj.items():
-        texts = value.texts if isinstance(value, EncodedRecords) else None  # the records' JSON, made already
-        if isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
-            body = "[\n" + ",\n".join("  " + (json.dumps(x) if texts is None else texts[k])
-                                        for k, x in enumerate(value)) + "\n ]"
+        if isinstance(value, EncodedRecords):  # the records' JSON, made already
+            body = "[\n  " + join_texts(value.texts, ",\n  ") + "\n ]" if value else "[]"
+        elif isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
+            body = "[\n" + ",\n".join("  " + json.dumps(x) for x in value) + "\n ]"
         else:
             body = json.dumps(value, indent=1).replace("\n", "\n ")
         parts.append(f" {json.dumps(key)}: {body}")
@@ -190,8 +190,10 @@ def save_text(out: str, text: str) -> tuple[str, str | None]:
     raise error
 
 
-def progress(items: Iterable[Any], total: int, label: str, stream: TextIO | None = None) -> Iterator[Any]:
-    """Yield ``items``, with a ``tqdm`` progress bar on ``stream`` (stderr) when it is a terminal."""
+def progress(items: Iterable[Any], total: int, label: str, stream: TextIO | None = None,
+             count: Callable[[Any], int] | None = None) -> Iterator[Any]:
+    """Yield ``items``, with a ``tqdm`` progress bar on ``stream`` (stderr) when it is a terminal; ``count``:
+    how many of the ``total`` each yielded thing stands for (default 1, e.g. the items of a chunk)."""
     stream = sys.stderr if stream is None else stream
     show = hasattr(stream, "isatty") and stream.isatty() and total > 0
     if not show:  # what a disabled bar yields, without importing tqdm
@@ -199,4 +201,7 @@ def progress(items: Iterable[Any], total: int, label: str, stream: TextIO | None
         return
     from tqdm import tqdm
 
-    yield from tqdm(items, total=total, desc=label, file=stream, disable=not show, unit="item", dynamic_ncols=True)
+    with tqdm(total=total, desc=label, file=stream, unit="item", dynamic_ncols=True) as bar:
+        for x in items:
+            yield x
+            bar.update(1 if count is None else count(x))
