@@ -60,11 +60,12 @@ class RecordTexts:
 
     def join(self, sep: str) -> str:
         """``sep.join(texts)``."""
-        return sep.join(block.replace("\n", sep) for _, _, block in self._ordered())
+        return "".join(self.parts(sep))
 
-
-def join_texts(texts: "RecordTexts | list[str]", sep: str) -> str:
-    return texts.join(sep) if isinstance(texts, RecordTexts) else sep.join(texts)
+    def parts(self, sep: str) -> Iterator[str]:
+        """``sep.join(texts)`` in parts (a block at a time)."""
+        for k, (_, _, block) in enumerate(self._ordered()):
+            yield (sep if k else "") + block.replace("\n", sep)
 
 
 class EncodedRecords(list):
