@@ -10,7 +10,9 @@ the units over workers gives the serial records and summary.
 ``summary_fields`` names the record fields ``summarize`` reads. Given them, ``eai-gym score`` keeps of each
 record only those and :data:`eai_gym.scoring.results.RECORD_FIELDS` (:meth:`Jobs.keep`) once the record's JSON
 text is made: a worker sends back only that (and the text), and the command holds only that in memory. None: the
-summary may read anything, every record is kept whole.
+summary may read anything, every record is kept whole. A mode whose ``result`` entry point writes the records
+themselves (not from ``ScoreRun.record_texts``, as :func:`eai_gym.scoring.results.item_result` does) or reads other
+fields of them must leave it None.
 """
 
 from __future__ import annotations

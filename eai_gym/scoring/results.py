@@ -93,8 +93,9 @@ class ScoreRun:
     #: the summary fields of the records: "summary" and any others (e.g. "counters")
     fields: dict[str, Any]
     version: str
-    #: each record's JSON text (``json.dumps``), made with the record (None: not made); where they are given,
-    #: ``records`` may hold only the fields the summary and :data:`RECORD_FIELDS` read of each record
+    #: each record's JSON text (``json.dumps``), made with the record (None: not made: no results file). Where the
+    #: mode names its summary's fields, ``records`` hold only those and :data:`RECORD_FIELDS` of each record, and a
+    #: results file is written from these texts
     record_texts: "RecordTexts | list[str] | None" = None
 
     @property
