@@ -5,7 +5,8 @@ workers once free to run at the same time on two CPUs and once pinned to one CPU
     python benchmarks/bench_worker_overhead.py [--n 10000] [--rounds 3]
 
 Input: VirtualHome's packaged gold plans repeated to ``--n`` (as ``bench_parallel_scoring.py``), protocol fixed,
-each record JSON-encoded where it is made (as ``eai-gym score -o`` does). Each run is a fresh process calling
+each record JSON-encoded where it is made and only the fields the summary reads kept of it (as ``eai-gym score -o``
+does). Each run is a fresh process calling
 :func:`eai_gym.scoring.runner.run_items` (no file reading or writing); the three kinds of run alternate,
 ``--rounds`` times. Reported per run: the CPU time of the calling process and of its workers (``getrusage``),
 and the workers' largest peak memory. If the pinned workers cost what the serial run costs while the free ones
@@ -42,9 +43,9 @@ def cpu(who):
 s0, c0 = cpu(resource.RUSAGE_SELF), cpu(resource.RUSAGE_CHILDREN)
 with fewer_collections():
     out = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args,
-                    workers=1 if kind == "serial" else 2, encode=json.dumps)
+                    workers=1 if kind == "serial" else 2, encode=True, keep=jobs.keep())
 s1, c1 = cpu(resource.RUSAGE_SELF), cpu(resource.RUSAGE_CHILDREN)
-assert len(out) == n
+assert len(out[0]) == n
 print(json.dumps({"self_cpu_s": s1 - s0, "workers_cpu_s": c1 - c0,
                   "worker_maxrss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
 sys.stdout.flush()

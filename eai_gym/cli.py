@@ -18,11 +18,12 @@ from . import __version__, registry
 from .cli_explore import add_parsers, run
 
 
-def _map(args: argparse.Namespace, items: list, jobs: Any, all_options: dict) -> tuple[list, dict, list | None]:
+def _map(args: argparse.Namespace, items: list, jobs: Any, all_options: dict) -> tuple[list, dict, Any]:
     """Score every unit of ``jobs`` (one per input item) with the run options (--workers, --backend,
     --jsonl, --resume): the one place every world's scoring goes through. Returns the records in input
-    order, the result fields of their summary and, with --out, each record's JSON text (made where the record
-    was: by the workers, in parallel)."""
+    order (only the fields the summary and the results file's fields read, where the mode names them:
+    ``Jobs.summary_fields``), the result fields of their summary and, with --out, each record's JSON text (made
+    where the record was: by the workers, in parallel)."""
     from .scoring.runner import run_items
 
     run_info = None
@@ -34,12 +35,10 @@ def _map(args: argparse.Namespace, items: list, jobs: Any, all_options: dict) ->
                     "input_sha256": digest, "options": all_options, "eai_gym_version": __version__}
     results = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args, workers=args.workers,
                         backend=args.backend, jsonl=args.jsonl, resume=args.resume, run_info=run_info,
-                        encode=json.dumps if args.out else None,
+                        encode=bool(args.out), keep=jobs.keep(),
                         log=lambda msg: print(f"eai-gym: {msg}", file=sys.stderr))
-    if not args.out:
-        return results, jobs.summarize(results), None
-    records = [r for r, _ in results]
-    return records, jobs.summarize(records), [t for _, t in results]
+    records, texts = results if args.out else (results, None)
+    return records, jobs.summarize(records), texts
 
 
 def _score(args: argparse.Namespace, mode: registry.ModeSpec, options: dict, all_options: dict) -> int:
@@ -264,7 +263,7 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: S
     if args.command == "score":
         mode = _check_score_args(parser, args)
         options, all_options = _score_options(parser, args, mode)
-        from .scoring.runner import RunnerError, check_backend
+        from .scoring.runner import RunnerError, WorkerError, check_backend
         try:
             check_backend(args.backend)
         except RunnerError as e:
@@ -277,6 +276,10 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: S
         except RunnerError as e:
             print(f"eai-gym: {e}", file=sys.stderr)
             return 2
+        except WorkerError as e:
+            print(f"eai-gym: {e}" + (f"; the finished records are in {args.jsonl} (rerun with --resume)"
+                                     if args.jsonl else ""), file=sys.stderr)
+            return 1
         except KeyboardInterrupt:
             print("eai-gym: interrupted" + (f"; the finished records are in {args.jsonl} (rerun with --resume)"
                                             if args.jsonl else ""), file=sys.stderr)

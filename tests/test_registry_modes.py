@@ -13,6 +13,7 @@ import pytest
 
 from eai_gym import registry
 from eai_gym.cli import build_parser
+from eai_gym.scoring.results import RECORD_FIELDS
 from eai_gym.scoring.runner import run_items
 
 MODES = [(w.name, m.name) for w in registry.worlds() for m in w.modes]
@@ -72,6 +73,51 @@ def check_gold_scores(world: str, mode: str) -> None:
             summary_value(summary, key.key)
 
 
+class _OnlyKept(dict):
+    """A kept record that fails a test when the summary reads a field that was not kept."""
+
+    allowed: frozenset = frozenset()
+
+    def _check(self, key):
+        assert key in self.allowed, f"the summary reads {key!r}, which the mode's summary_fields do not name"
+
+    def __getitem__(self, key):
+        self._check(key)
+        return dict.__getitem__(self, key)
+
+    def get(self, key, default=None):
+        self._check(key)
+        return dict.get(self, key, default)
+
+    def __contains__(self, key):
+        self._check(key)
+        return dict.__contains__(self, key)
+
+
+def check_summary_fields(world: str, mode: str) -> None:
+    """Where a mode names the fields its summary reads, the summary of the kept fields is the summary of the whole
+    records (gold items and malformed ones), and it reads no other field."""
+    spec = registry.mode(world, mode)
+    if spec.gold is None:
+        pytest.skip(f"{world} {mode} has no packaged gold")
+    options = {o.name: o.default for o in spec.options}
+    items = registry.load(spec.gold)(options)[:4 * N_GOLD]
+    first = items[0]
+    bad = [7, {}, {**first, "llm_output": "garbage{"} if isinstance(first, dict) and "llm_output" in first else []]
+    for protocol in spec.protocols:
+        jobs = registry.load(spec.jobs)(items + bad, protocol, options, spec)
+        records = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args)
+        keep = jobs.keep()
+        if keep is None:
+            continue
+        allowed = frozenset(jobs.summary_fields + RECORD_FIELDS)
+        kept = [_OnlyKept(keep(r)) for r in records]
+        for view, whole in zip(kept, records):
+            assert list(view) == [k for k in whole if k in allowed]
+            view.allowed = allowed
+        assert jobs.summarize(kept) == jobs.summarize(records)
+
+
 @pytest.mark.parametrize("world,mode", MODES)
 def test_mode_entry_points_load(world, mode):
     check_mode_entry_points(world, mode)
@@ -85,6 +131,11 @@ def test_cli_offers_every_mode(world, mode):
 @pytest.mark.parametrize("world,mode", MODES)
 def test_gold_scores_with_the_declared_summary_keys(world, mode):
     check_gold_scores(world, mode)
+
+
+@pytest.mark.parametrize("world,mode", MODES)
+def test_summary_reads_only_the_fields_the_mode_keeps(world, mode):
+    check_summary_fields(world, mode)
 
 
 def test_options_agree_across_modes():

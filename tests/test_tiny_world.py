@@ -170,6 +170,7 @@ def test_the_registry_mode_checks_pass_on_the_tiny_world(tiny):
     test_registry_modes.check_mode_entry_points("tiny", "plans")
     test_registry_modes.check_cli_offers("tiny", "plans")
     test_registry_modes.check_gold_scores("tiny", "plans")
+    test_registry_modes.check_summary_fields("tiny", "plans")
 
 
 def test_the_tiny_world_leaves_with_its_fixture():

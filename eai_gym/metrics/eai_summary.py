@@ -80,6 +80,8 @@ BEHAVIOR_ERROR_KEYS = {
 }
 BEHAVIOR_COUNTS = ("tot_predicates", "tot_edge_predicates", "tot_node_predicates", "satisfied_predicates",
                    "satisfied_edge_predicates", "satisfied_node_predicates")
+#: the record fields :func:`summarize_behavior` reads
+BEHAVIOR_SUMMARY_FIELDS = ("execution_success", "error_types", "all_goal_satisfied", *BEHAVIOR_COUNTS)
 
 
 def summarize_behavior(records: Iterable[dict]) -> dict:

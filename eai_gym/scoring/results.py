@@ -8,17 +8,73 @@ results dict (what ``--out`` writes) and the records the command reports on (eac
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 GOLD_SOURCE = "gold plans (packaged)"
 
 
-class EncodedRecords(list):
-    """A list of records that carries each record's JSON text (``json.dumps(record)``), so that writing the
-    results file (:func:`eai_gym.scoring.io.dumps_results`) need not encode them again: the workers of a parallel
-    run encode the records they make. The records must not change after they were encoded."""
+#: the fields of every record that :func:`item_result` and the ``eai-gym score`` command read (besides the
+#: fields the mode's summary reads: :attr:`eai_gym.scoring.jobs.Jobs.summary_fields`)
+RECORD_FIELDS = ("identifier", "status", "message")
 
-    def __init__(self, records: list, texts: list[str]) -> None:
+
+class RecordTexts:
+    """Each record's JSON text (``json.dumps(record)``), in record order, held as the blocks the workers send:
+    the texts of consecutive records joined by newlines (``json.dumps`` writes none: it escapes them in strings).
+    Joining them for a results file (:meth:`join`) then costs one ``replace`` per block, not an object per
+    record. ``add`` every record exactly once; :meth:`join` refuses a gap or an overlap."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.pieces: list[tuple[int, int, str]] = []  # (first record, number of records, block)
+
+    def add(self, indices: list[int], block: str) -> None:
+        """The texts of records ``indices`` (in that order), joined by newlines."""
+        if not indices:
+            return
+        if indices[-1] - indices[0] == len(indices) - 1 and all(b == a + 1 for a, b in zip(indices, indices[1:])):
+            self.pieces.append((indices[0], len(indices), block))
+            return
+        texts = block.split("\n")  # records that are not consecutive (a resumed run): one piece each
+        if len(texts) != len(indices):
+            raise ValueError(f"{len(indices)} records but {len(texts)} texts")
+        self.pieces.extend((i, 1, t) for i, t in zip(indices, texts))
+
+    def __len__(self) -> int:
+        return self.n
+
+    def _ordered(self) -> list[tuple[int, int, str]]:
+        pieces = sorted(self.pieces, key=lambda p: p[0])
+        at = 0
+        for first, count, _ in pieces:
+            if first != at:
+                raise ValueError(f"record texts missing or given twice at record {min(first, at)}")
+            at += count
+        if at != self.n:
+            raise ValueError(f"record texts for {at} of {self.n} records")
+        return pieces
+
+    def __iter__(self) -> Iterator[str]:
+        for _, _, block in self._ordered():
+            yield from block.split("\n")
+
+    def join(self, sep: str) -> str:
+        """``sep.join(texts)``."""
+        return "".join(self.parts(sep))
+
+    def parts(self, sep: str) -> Iterator[str]:
+        """``sep.join(texts)`` in parts (a block at a time)."""
+        for k, (_, _, block) in enumerate(self._ordered()):
+            yield (sep if k else "") + block.replace("\n", sep)
+
+
+class EncodedRecords(list):
+    """A list of records that carries each record's JSON text (``json.dumps(record)``: a list of texts or a
+    :class:`RecordTexts`), so that writing the results file (:func:`eai_gym.scoring.io.dumps_results`) need not
+    encode them again: the workers of a parallel run encode the records they make. The texts are what is
+    written: the records may be only the fields a summary reads (:attr:`eai_gym.scoring.jobs.Jobs.summary_fields`)."""
+
+    def __init__(self, records: list, texts: "RecordTexts | list[str]") -> None:
         super().__init__(records)
         self.texts = texts
 
@@ -37,8 +93,10 @@ class ScoreRun:
     #: the summary fields of the records: "summary" and any others (e.g. "counters")
     fields: dict[str, Any]
     version: str
-    #: each record's JSON text (``json.dumps``), made with the record (None: not made)
-    record_texts: list[str] | None = None
+    #: each record's JSON text (``json.dumps``), made with the record (None: not made: no results file). Where the
+    #: mode names its summary's fields, ``records`` hold only those and :data:`RECORD_FIELDS` of each record, and a
+    #: results file is written from these texts
+    record_texts: "RecordTexts | list[str] | None" = None
 
     @property
     def source(self) -> str:

@@ -13,23 +13,26 @@ whatever the backend. ``fn`` (and ``init``) must be module-level functions (pick
   first line ``{"run": ...}`` describing the run. Lines are written whole, in batches, each batch
   flushed and fsynced. ``resume=True`` reads such a file (a last line cut short by a crash is dropped),
   keeps its results and runs only the missing items; the file must describe the same run.
-* ``encode=F`` (e.g. ``json.dumps``): each result comes with ``F(result)``, computed where the result is
-  made (by the worker, in parallel); the return value is then a list of ``(result, F(result))`` pairs.
+* ``encode=True``: each result's JSON text (``json.dumps``) is made where the result is made (by the worker, in
+  parallel) and sent back with the other texts of its chunk as one block of text; the return value is then
+  ``(results, texts)``, ``texts`` a :class:`~eai_gym.scoring.results.RecordTexts`.
+* ``keep=F``: of each result only ``F(result)`` is kept (computed where the result is made, after its JSON text:
+  e.g. the fields a summary reads), so that only that is sent back and held in memory.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
 import importlib
 import json
 import os
 import sys
-import time
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .io import progress
+from .journal import Journal, JournalError
+from .results import RecordTexts
 
 BACKENDS = ("processes", "ray")
 JSONL_FORMAT = "eai-gym-results/1"
@@ -39,6 +42,20 @@ _MISSING = object()
 
 class RunnerError(Exception):
     """A run that cannot start or resume (bad options, a results file of another run, Ray missing)."""
+
+
+class WorkerError(Exception):
+    """A worker process died before returning its results (killed, out of memory, a crash in C code)."""
+
+
+#: items per chunk, at most: what a worker is sent at a time, and what it sends back at once. Each chunk costs the
+#: calling process ~0.5 ms (the pool's threads hand its result over), about what a worker spends on 1.5 light items
+#: (VirtualHome action sequencing, ~0.35 ms an item): receiving 30,000 such plans' results took the calling
+#: process 0.38-0.53 s CPU in chunks of 64 items, 0.19-0.20 s in chunks of 256
+CHUNK_ITEMS = 512
+#: chunks per worker, at least (while chunks can be made that small): the last chunks to finish are short, so the
+#: workers finish at about the same time
+CHUNKS_PER_WORKER = 32
 
 
 #: While scoring, the collector looks at young objects after this many allocations (Python's default: 700).
@@ -85,10 +102,11 @@ def check_backend(backend: str) -> None:
 def run_items(fn: Callable[[Any, Any], Any], items: Sequence[Any], *, init: Callable[..., Any] | None = None,
               init_args: tuple = (), workers: int = 1, backend: str = "processes", jsonl: str | None = None,
               resume: bool = False, run_info: dict | None = None, chunk_size: int | None = None,
-              label: str = "scoring", log: Callable[[str], None] | None = None,
-              encode: Callable[[Any], Any] | None = None) -> list[Any]:
+              label: str = "scoring", log: Callable[[str], None] | None = None, encode: bool = False,
+              keep: Callable[[Any], Any] | None = None) -> Any:
     """``[fn(context, item) for item in items]``, computed by ``workers`` workers (0: one per CPU); with
-    ``encode``, ``[(r, encode(r)) for r in ...]``."""
+    ``keep``, ``keep`` of each; with ``encode``, the pair of that list and the results' JSON texts
+    (:class:`~eai_gym.scoring.results.RecordTexts`)."""
     check_backend(backend)
     if workers < 0:
         raise RunnerError(f"workers must be 0 (one per CPU) or more, got {workers}")
@@ -99,30 +117,39 @@ def run_items(fn: Callable[[Any, Any], Any], items: Sequence[Any], *, init: Call
         workers = os.cpu_count() or 1
     n = len(items)
     results: list[Any] = [_MISSING] * n
+    texts = RecordTexts(n) if encode else None
     journal = None
     if jsonl:
-        journal, done = _Journal.open(jsonl, {"format": JSONL_FORMAT, **(run_info or {})}, n, resume)
-        for i, rec in done.items():
-            results[i] = rec if encode is None else (rec, encode(rec))
+        try:
+            journal, done = Journal.open(jsonl, {"format": JSONL_FORMAT, **(run_info or {})}, n, resume)
+        except JournalError as e:
+            raise RunnerError(str(e)) from None
+        for i, rec in sorted(done.items()):
+            results[i] = rec if keep is None else keep(rec)
+            if texts is not None:
+                texts.add([i], json.dumps(rec))
         if resume:
             log(f"resuming from {jsonl}: {len(done)} of {n} items already scored")
     todo = [(i, items[i]) for i in range(n) if results[i] is _MISSING]
-    if encode is not None:
-        fn = functools.partial(_with_encoding, fn, encode)
+    work = Work(fn, encode or journal is not None, keep)  # the JSONL lines are written from the texts
     with fewer_collections():
         try:
             if todo:
                 if backend == "ray":
-                    stream = _ray(fn, todo, init, init_args, workers, chunk_size)
+                    stream = _ray(work, todo, init, init_args, workers, chunk_size)
                 elif workers == 1 or len(todo) == 1:
-                    stream = _serial(fn, todo, init, init_args)
+                    stream = _serial(work, todo, init, init_args)
                 else:
-                    stream = _processes(fn, todo, init, init_args, workers, chunk_size)
+                    stream = _processes(work, todo, init, init_args, workers, chunk_size)
                 try:
-                    for i, rec in progress(stream, len(todo), label):
-                        results[i] = rec
+                    for start, kept, block in progress(stream, len(todo), label, count=lambda c: len(c[1])):
+                        indices = [todo[start + j][0] for j in range(len(kept))]
+                        for i, r in zip(indices, kept):
+                            results[i] = r
+                        if texts is not None:
+                            texts.add(indices, block)
                         if journal is not None:
-                            journal.add(i, rec if encode is None else rec[0])
+                            journal.add_texts(indices, block.split("\n"))
                 finally:
                     close = getattr(stream, "close", None)
                     if close is not None:
@@ -130,66 +157,83 @@ def run_items(fn: Callable[[Any, Any], Any], items: Sequence[Any], *, init: Call
         finally:
             if journal is not None:
                 journal.close()
-    return results
+    return results if texts is None else (results, texts)
 
 
-def _with_encoding(fn: Callable[[Any, Any], Any], encode: Callable[[Any], Any], context: Any, item: Any) -> tuple:
-    result = fn(context, item)
-    return result, encode(result)
+class Work:
+    """What is done with each item: ``fn(context, item)``, its JSON text (``encode``: the texts of a chunk come
+    back as one block, joined by newlines) and what is kept of it (``keep``; None: all of it)."""
+
+    def __init__(self, fn: Callable[[Any, Any], Any], encode: bool, keep: Callable[[Any], Any] | None) -> None:
+        self.fn, self.encode, self.keep = fn, encode, keep
+
+    def __call__(self, context: Any, chunk: Iterable[Any]) -> tuple[list, str | None]:
+        fn, keep = self.fn, self.keep
+        kept, texts = [], []
+        for item in chunk:
+            result = fn(context, item)
+            if self.encode:
+                texts.append(json.dumps(result))
+            kept.append(result if keep is None else keep(result))
+        return kept, "\n".join(texts) if self.encode else None
 
 
 def _chunk_size(n: int, workers: int, chunk_size: int | None) -> int:
-    return chunk_size or max(1, min(64, -(-n // (workers * 8))))
+    return chunk_size or max(1, min(CHUNK_ITEMS, n // (workers * CHUNKS_PER_WORKER)))
 
 
-def _chunks(todo: list, workers: int, chunk_size: int | None) -> Iterator[list]:
+def _chunks(todo: list, workers: int, chunk_size: int | None) -> Iterator[tuple[int, list]]:
     size = _chunk_size(len(todo), workers, chunk_size)
     for k in range(0, len(todo), size):
-        yield todo[k:k + size]
+        yield k, [item for _, item in todo[k:k + size]]
 
 
-def _serial(fn, todo, init, init_args) -> Iterator[tuple[int, Any]]:
+def _serial(work: Work, todo: list, init, init_args) -> Iterator[tuple[int, list, str | None]]:
     context = init(*init_args) if init is not None else None
-    for i, item in todo:
-        yield i, fn(context, item)
+    for k, (_, item) in enumerate(todo):  # item by item: a failing item leaves the others finished
+        yield (k, *work(context, (item,)))
 
 
 # --- processes ------------------------------------------------------------------------------------
 
 _CONTEXT: Any = None
+_WORK: Any = None
 #: in a worker started by fork: the parent's ``(index, item)`` list, inherited rather than sent chunk by chunk
 _TODO: list = []
 
 
-def _init_worker(init, init_args, todo: list | None = None) -> None:
-    global _CONTEXT, _TODO
+def _init_worker(work: Work, init, init_args, todo: list | None = None) -> None:
+    global _CONTEXT, _TODO, _WORK
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     gc.set_threshold(max(gc.get_threshold()[0], YOUNG_GC_THRESHOLD), *gc.get_threshold()[1:])
     _CONTEXT = init(*init_args) if init is not None else None
+    _WORK = work
     _TODO = todo or []
 
 
-def _run_chunk(fn, chunk: list) -> list:
-    return [(i, fn(_CONTEXT, item)) for i, item in chunk]
+def _run_chunk(start: int, chunk: list) -> tuple:
+    return (start, *_WORK(_CONTEXT, chunk))
 
 
-def _run_slice(fn, start: int, stop: int) -> list:
-    return [(i, fn(_CONTEXT, item)) for i, item in _TODO[start:stop]]
+def _run_slice(start: int, stop: int) -> tuple:
+    return (start, *_WORK(_CONTEXT, (item for _, item in _TODO[start:stop])))
 
 
-def _processes(fn, todo, init, init_args, workers, chunk_size) -> Iterator[tuple[int, Any]]:
-    """Chunks of ``todo`` on a process pool. Where workers are forked (Linux), they inherit ``todo`` when they
-    start and are sent only which slice to run: the parent does not pickle every item, nor a worker unpickle it."""
+def _processes(work: Work, todo, init, init_args, workers, chunk_size) -> Iterator[tuple[int, list, str | None]]:
+    """Chunks of ``todo`` on a process pool. Where workers are forked (Linux), they inherit ``todo`` (and
+    ``work``) when they start and are sent only which slice to run: the parent does not pickle every item, nor a
+    worker unpickle it. A worker that dies (killed, out of memory) ends the run with :class:`WorkerError`."""
     import multiprocessing
     from concurrent import futures
+    from concurrent.futures.process import BrokenProcessPool
 
     forked = multiprocessing.get_start_method(allow_none=False) == "fork"
     size = _chunk_size(len(todo), workers, chunk_size)
     chunks = iter(range(0, len(todo), size)) if forked else _chunks(todo, workers, chunk_size)
     pool = futures.ProcessPoolExecutor(workers, initializer=_init_worker,
-                                       initargs=(init, init_args, todo) if forked else (init, init_args))
+                                       initargs=(work, init, init_args, todo) if forked else (work, init, init_args))
     # Forked workers inherit the parent's objects (the items among them). Frozen while the pool forks (the first
     # submit forks every worker), they are in the workers' permanent generation: the workers' collections do not
     # walk them, so they neither spend the time nor write to (and so copy) the pages the parent shares with them.
@@ -203,8 +247,8 @@ def _processes(fn, todo, init, init_args, workers, chunk_size) -> Iterator[tuple
                 chunk = next(chunks, None)
                 if chunk is None:
                     break
-                pending.add(pool.submit(_run_slice, fn, chunk, chunk + size) if forked
-                            else pool.submit(_run_chunk, fn, chunk))
+                pending.add(pool.submit(_run_slice, chunk, chunk + size) if forked
+                            else pool.submit(_run_chunk, *chunk))
                 if frozen:
                     gc.unfreeze()
                     frozen = False
@@ -212,7 +256,11 @@ def _processes(fn, todo, init, init_args, workers, chunk_size) -> Iterator[tuple
                 break
             done, pending = futures.wait(pending, return_when=futures.FIRST_COMPLETED)
             for fut in done:
-                yield from fut.result()
+                try:
+                    yield fut.result()
+                except BrokenProcessPool:
+                    raise WorkerError("a worker process ended abruptly (killed, or out of memory?) before "
+                                      "returning its results; no results were written") from None
     finally:
         if frozen:
             gc.unfreeze()
@@ -227,11 +275,11 @@ class _RayWorker:
     def __init__(self, init, init_args) -> None:
         self.context = init(*init_args) if init is not None else None
 
-    def run(self, fn, chunk: list) -> list:
-        return [(i, fn(self.context, item)) for i, item in chunk]
+    def run(self, work: Work, start: int, chunk: list) -> tuple:
+        return (start, *work(self.context, chunk))
 
 
-def _ray(fn, todo, init, init_args, workers, chunk_size) -> Iterator[tuple[int, Any]]:
+def _ray(work: Work, todo, init, init_args, workers, chunk_size) -> Iterator[tuple[int, list, str | None]]:
     try:
         import ray
     except ImportError:
@@ -243,7 +291,7 @@ def _ray(fn, todo, init, init_args, workers, chunk_size) -> Iterator[tuple[int, 
     try:
         workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         remote = ray.remote(num_cpus=1)(_RayWorker)
-        fn_ref = ray.put(fn)
+        work_ref = ray.put(work)
         actors = [remote.remote(init, init_args) for _ in range(workers)]
         chunks = _chunks(todo, workers, chunk_size)
         load = {k: 0 for k in range(len(actors))}
@@ -255,102 +303,15 @@ def _ray(fn, todo, init, init_args, workers, chunk_size) -> Iterator[tuple[int, 
                     break
                 k = min(load, key=load.__getitem__)
                 load[k] += 1
-                pending[actors[k].run.remote(fn_ref, chunk)] = k
+                pending[actors[k].run.remote(work_ref, *chunk)] = k
             if not pending:
                 break
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
                 load[pending.pop(ref)] -= 1
-                yield from ray.get(ref)
+                yield ray.get(ref)
     finally:
         for a in actors:
             ray.kill(a)
         if started:
             ray.shutdown()
-
-
-# --- the JSONL results file -----------------------------------------------------------------------
-
-class _Journal:
-    """Appends whole ``{"index", "record"}`` lines, in batches, each flushed and fsynced."""
-
-    BATCH_LINES = 256
-    BATCH_SECONDS = 1.0
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self.lines: list[str] = []
-        self.last = time.monotonic()
-
-    @classmethod
-    def open(cls, path: str, run: dict, n: int, resume: bool) -> tuple["_Journal", dict[int, Any]]:
-        run = json.loads(json.dumps(run, default=repr))
-        done: dict[int, Any] = {}
-        keep = _read(path, run, n, done) if resume and os.path.exists(path) else None
-        if keep is None:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
-            journal = cls(fd)
-            journal.lines.append(json.dumps({"run": run}) + "\n")
-            journal.flush()
-        else:
-            os.truncate(path, keep)  # drop a line cut short: the next line starts on its own
-            journal = cls(os.open(path, os.O_WRONLY | os.O_APPEND))
-        return journal, done
-
-    def add(self, index: int, record: Any) -> None:
-        self.lines.append(json.dumps({"index": index, "record": record}) + "\n")
-        if len(self.lines) >= self.BATCH_LINES or time.monotonic() - self.last >= self.BATCH_SECONDS:
-            self.flush()
-
-    def flush(self) -> None:
-        data = "".join(self.lines).encode("utf-8")
-        self.lines = []
-        while data:
-            data = data[os.write(self.fd, data):]
-        os.fsync(self.fd)
-        self.last = time.monotonic()
-
-    def close(self) -> None:
-        if self.fd < 0:
-            return
-        try:
-            self.flush()
-        finally:
-            os.close(self.fd)
-            self.fd = -1
-
-
-def _read(path: str, run: dict, n: int, done: dict[int, Any]) -> int | None:
-    """Fill ``done`` from an earlier run's file; the byte length of its whole valid lines (None: start
-    afresh, the file holds nothing)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    lines = data.split(b"\n")
-    keep = 0
-    for k, raw in enumerate(lines):
-        last = k == len(lines) - 1 or (k == len(lines) - 2 and lines[-1] == b"")
-        if raw == b"" and k == len(lines) - 1:
-            break
-        try:
-            obj = json.loads(raw)
-            if k == 0:
-                ok = isinstance(obj, dict) and set(obj) == {"run"}
-            else:
-                ok = isinstance(obj, dict) and set(obj) == {"index", "record"} and type(obj["index"]) is int
-        except ValueError:
-            ok = False
-        if not ok or k == len(lines) - 1:  # the last line has no newline: a write cut short
-            if last:
-                break
-            raise RunnerError(f"{path}, line {k + 1}: not a results line; remove the file or drop --resume")
-        if k == 0:
-            if obj["run"] != run:
-                diff = sorted(key for key in set(run) | set(obj["run"]) if run.get(key) != obj["run"].get(key))
-                raise RunnerError(f"{path} holds the results of another run (different {', '.join(diff)}); "
-                                  "remove it or drop --resume")
-        elif not 0 <= obj["index"] < n:
-            raise RunnerError(f"{path}, line {k + 1}: index {obj['index']} out of range for {n} items")
-        else:
-            done[obj["index"]] = obj["record"]
-        keep += len(raw) + 1
-    return keep or None

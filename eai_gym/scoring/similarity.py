@@ -172,7 +172,7 @@ def jobs(items: list, protocol: str, options: Options, mode: registry.ModeSpec) 
     reference = options.get("reference", "gold")
     refs = None if reference == "gold" else reference_plans(world, read_items(reference))
     return Jobs(_score_unit, list(items), lambda rs: {"summary": summarize(rs)}, _context,
-                (world, refs, _gold_options(world, options)))
+                (world, refs, _gold_options(world, options)), summary_fields=FIELDS)
 
 
 __all__ = ["InputFileError", "PlanItemError", "compare", "gold_items", "gold_plan", "item_similarity", "jobs",

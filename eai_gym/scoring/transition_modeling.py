@@ -339,7 +339,8 @@ class TransitionModelingWorld:
         info = planner_info(planner, self.world)
         timeout = self.planner_timeout if planner_timeout is None else float(planner_timeout)
         return Jobs(_score_unit, list(items), lambda rs: summarize(rs, protocol, info), _context,
-                    (self.world, self.planner_timeout, protocol, planner, timeout))
+                    (self.world, self.planner_timeout, protocol, planner, timeout),
+                    summary_fields=("counts", "planner"))
 
     def mode_jobs(self, items: list, protocol: str, options: Mapping[str, Any], mode: Any = None) -> Jobs:
         """The registry's jobs entry point: ``options`` carries ``--planner`` and ``--planner-timeout``

@@ -253,19 +253,105 @@ def test_items_are_sent_to_workers_that_do_not_inherit_them(monkeypatch):
 
 def test_encoded_results_are_made_with_each_result_and_kept_on_resume(tmp_path):
     items = list(range(40))
-    expected = [({"value": i * i + 5}, json.dumps({"value": i * i + 5})) for i in items]
-    assert run_items(_square, items, init=_offset, init_args=(5,), encode=json.dumps) == expected
-    assert run_items(_square, items, init=_offset, init_args=(5,), workers=2, chunk_size=3,
-                     encode=json.dumps) == expected
+    records = [{"value": i * i + 5} for i in items]
+    texts = [json.dumps(r) for r in records]
+
+    def check(out, expected_records=records, expected_texts=texts):
+        got_records, got_texts = out
+        assert got_records == expected_records
+        assert list(got_texts) == expected_texts and len(got_texts) == len(expected_texts)
+        assert got_texts.join(",\n") == ",\n".join(expected_texts)
+
+    check(run_items(_square, items, init=_offset, init_args=(5,), encode=True))
+    check(run_items(_square, items, init=_offset, init_args=(5,), workers=2, chunk_size=3, encode=True))
     jsonl = str(tmp_path / "r.jsonl")
     run_items(_square, items[:10], init=_offset, init_args=(5,), jsonl=jsonl, run_info={"k": 1})
     lines = Path(jsonl).read_text().splitlines()
+    assert lines[1:] == [json.dumps({"index": i, "record": records[i]}) for i in range(10)]  # written from texts
     Path(jsonl).write_text("\n".join(lines[:6]) + "\n")  # the run line and 5 records
-    out = run_items(_square, items[:10], init=_offset, init_args=(5,), jsonl=jsonl, resume=True,
-                    run_info={"k": 1}, encode=json.dumps, log=lambda msg: None)
-    assert out == expected[:10]
-    assert [json.loads(line)["record"] for line in Path(jsonl).read_text().splitlines()[1:]] == \
-        [r for r, _ in expected[:10]]
+    check(run_items(_square, items[:10], init=_offset, init_args=(5,), jsonl=jsonl, resume=True,
+                    run_info={"k": 1}, encode=True, log=lambda msg: None), records[:10], texts[:10])
+    assert [json.loads(line)["record"] for line in Path(jsonl).read_text().splitlines()[1:]] == records[:10]
+
+
+def _big(ctx, item):
+    return {"value": item, "bulk": [item] * 50, "text": f"line\n{item}"}
+
+
+def test_keep_sends_back_only_what_is_kept_and_the_texts_stay_whole(tmp_path):
+    """``keep`` (e.g. the fields a summary reads) is applied where the result is made; the texts, the JSONL
+    lines and the results are those of the whole records, serially and with workers, also on resume."""
+    from functools import partial
+
+    from eai_gym.scoring.jobs import keep_fields
+
+    items = list(range(30))
+    whole = [_big(None, i) for i in items]
+    keep = partial(keep_fields, frozenset({"value", "absent"}))
+    for workers in (1, 2):
+        jsonl = str(tmp_path / f"k{workers}.jsonl")
+        kept, texts = run_items(_big, items, workers=workers, chunk_size=4, encode=True, keep=keep, jsonl=jsonl)
+        assert kept == [{"value": i} for i in items]
+        assert list(texts) == [json.dumps(r) for r in whole]
+        lines = sorted(map(json.loads, Path(jsonl).read_text().splitlines()[1:]), key=lambda line: line["index"])
+        assert [line["record"] for line in lines] == whole  # in finishing order
+        assert run_items(_big, items, workers=workers, chunk_size=4, keep=keep) == kept  # no texts asked
+    lines = Path(jsonl).read_text().splitlines()
+    Path(jsonl).write_text("\n".join(lines[:1] + lines[3:9:2]) + "\n")  # records 1, 3, 5 kept: not consecutive
+    kept, texts = run_items(_big, items, workers=2, chunk_size=4, encode=True, keep=keep, jsonl=jsonl, resume=True,
+                            log=lambda msg: None)
+    assert kept == [{"value": i} for i in items] and list(texts) == [json.dumps(r) for r in whole]
+
+
+def test_record_texts_refuse_a_gap_or_an_overlap():
+    from eai_gym.scoring.results import RecordTexts
+
+    texts = RecordTexts(4)
+    texts.add([2, 3], "c\nd")
+    texts.add([0], "a")
+    with pytest.raises(ValueError, match="missing or given twice at record 1"):
+        texts.join(",")
+    short = RecordTexts(4)
+    short.add([0, 1], "a\nb")
+    with pytest.raises(ValueError, match="for 2 of 4 records"):
+        list(short)
+    texts.add([1], "b")
+    assert texts.join(", ") == "a, b, c, d" and list(texts) == ["a", "b", "c", "d"]
+    texts.add([3], "d")
+    with pytest.raises(ValueError, match="given twice"):
+        texts.join(",")
+    with pytest.raises(ValueError, match="2 records but 1 texts"):
+        RecordTexts(4).add([0, 2], "a")
+
+
+def _dies_on_13(ctx, item):
+    if item == 13:
+        import os
+
+        os._exit(3)  # what a worker killed by the system looks like to the pool
+    return {"value": item}
+
+
+def test_a_worker_that_dies_is_a_clear_error_and_writes_no_results(tmp_path, monkeypatch, capsys):
+    with pytest.raises(runner.WorkerError, match="worker process ended abruptly"):
+        run_items(_dies_on_13, list(range(40)), workers=2, chunk_size=4)
+    import multiprocessing
+
+    from eai_gym.scoring.virtualhome import modes
+
+    if multiprocessing.get_start_method() != "fork":
+        pytest.skip("the patched scorer reaches the workers only when they are forked")
+
+    def dying(ctx, item):  # the scorer, crashing the worker that meets the item that names no task
+        crash = isinstance(item, dict) and item.get("identifier") == "no_such_task"
+        return _dies_on_13(ctx, 13) if crash else real(ctx, item)
+    real = modes._action
+    monkeypatch.setattr(modes, "_action", dying)
+    path, _ = plans_file(tmp_path, "virtualhome", "action_sequencing")
+    out = tmp_path / "out.json"
+    assert main(["score", "virtualhome", str(path), "-o", str(out), "--workers", "2"]) == 1
+    assert "worker process ended abruptly" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_results_file_uses_the_records_texts_and_equals_plain_encoding():

@@ -98,6 +98,11 @@ def score_item(item: Any, dialect: str = "0.4", theta: float = 1.0) -> dict[str,
     return rec
 
 
+#: the record fields :func:`summarize` reads (with ``status``)
+SUMMARY_FIELDS = ("success", "steps", "task_type", "grounding_accuracy", "agentquest_progress_final",
+                  "fsm_progress_final", "fsm_progress_final_dialect_aware", "agentboard_progress_final")
+
+
 def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     done = [r for r in records if r["status"] == "evaluated"]
 

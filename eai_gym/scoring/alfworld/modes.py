@@ -17,9 +17,10 @@ def _item(ctx: tuple, item: Any) -> dict:
 
 
 def commands_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: Any = None) -> Jobs:
-    from .commands import summarize
+    from .commands import SUMMARY_FIELDS, summarize
 
-    return Jobs(_item, list(items), lambda rs: {"summary": summarize(rs)}, same, (options["dialect"],))
+    return Jobs(_item, list(items), lambda rs: {"summary": summarize(rs)}, same, (options["dialect"],),
+                summary_fields=SUMMARY_FIELDS)
 
 
 def oracle_commands(game: Any, dialect: str) -> list[str]:

@@ -112,4 +112,4 @@ def goal_interpretation_jobs(items: list, protocol: str = "eai-1.0.5") -> Jobs:
     """Jobs for :func:`eai_gym.scoring.runner.run_items`: one unit per item; the summary covers all 100 demos."""
     check_protocol(protocol)
     return Jobs(_score_unit, list(items), lambda records: _summarize_records(protocol, records),
-                check_protocol, (protocol,))
+                check_protocol, (protocol,), summary_fields=("counts",))

@@ -30,7 +30,10 @@ def action_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: An
         from ...metrics.eai_summary import summarize_behavior
 
         return {"summary": summarize_behavior(r for r in records if r["status"] == "evaluated")}
-    return Jobs(_action, list(items), summarize, _world, (protocol, options["initial_state"]))
+    from ...metrics.eai_summary import BEHAVIOR_SUMMARY_FIELDS
+
+    return Jobs(_action, list(items), summarize, _world, (protocol, options["initial_state"]),
+                summary_fields=BEHAVIOR_SUMMARY_FIELDS)
 
 
 def action_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:

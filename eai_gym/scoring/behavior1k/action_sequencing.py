@@ -21,7 +21,7 @@ from ...core.errors import UnknownTaskError
 from ...envs.behavior1k.data import activity_names
 from ...envs.behavior1k.gold import gold_data, gold_plan
 from ...envs.behavior1k.world import Behavior1KWorld, load_task
-from ...metrics.eai_summary import summarize_behavior
+from ...metrics.eai_summary import BEHAVIOR_COUNTS, summarize_behavior
 from ...metrics.plan_similarity import similarity_record
 from ..jobs import Jobs
 
@@ -185,4 +185,5 @@ def _score_unit(ctx: tuple, item: Any) -> dict[str, Any]:
 def action_sequencing_jobs(items: list, protocol: str = "bddl-3.6.0") -> Jobs:
     """The jobs ``eai-gym score behavior1k`` runs (see :mod:`eai_gym.scoring.jobs`)."""
     check_protocol(protocol)
-    return Jobs(_score_unit, list(items), lambda rs: {"summary": summarize(rs)}, _world, (protocol,))
+    return Jobs(_score_unit, list(items), lambda rs: {"summary": summarize(rs)}, _world, (protocol,),
+                summary_fields=("executable", "error_types", "success", *BEHAVIOR_COUNTS))

@@ -65,4 +65,4 @@ def goal_interpretation_jobs(items: list, protocol: str = "fixed") -> Jobs:
     """Jobs for :func:`eai_gym.scoring.runner.run_items`: one unit per item; the summary covers all 1,016."""
     G.check_protocol(protocol)
     return Jobs(_score_unit, list(items), lambda records: _summarize_records(protocol, records),
-                G.check_protocol, (protocol,))
+                G.check_protocol, (protocol,), summary_fields=("counts",))

@@ -96,6 +96,11 @@ def _similarity(episode: RearrangeEpisode, scripts: dict[str, list[str]]) -> dic
     return compare(agents_plan(scripts), agents_plan(gold))
 
 
+#: the record fields :func:`summarize` reads (with ``status``)
+SUMMARY_FIELDS = ("success", "task_state_success", "task_percent_complete", "num_steps", "failed_actions",
+                  "error_counts", "task_kind")
+
+
 def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     done = [r for r in records if r["status"] == "evaluated"]
 

@@ -63,11 +63,11 @@ def actions_items(paths: list[str], options: Mapping[str, Any]) -> list:
 
 
 def actions_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: Any = None) -> Jobs:
-    from .actions import summarize
+    from .actions import SUMMARY_FIELDS, summarize
 
     by_id = {e.episode_id: e for e in _episodes(options["episodes"])}
     return Jobs(_rearrange_action, list(items), lambda rs: {"summary": summarize(rs)}, same,
-                (by_id, protocol, options["max_steps"], options["observability"]))
+                (by_id, protocol, options["max_steps"], options["observability"]), summary_fields=SUMMARY_FIELDS)
 
 
 def actions_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:

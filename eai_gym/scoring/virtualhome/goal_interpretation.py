@@ -306,4 +306,4 @@ def goal_interpretation_jobs(items: list, protocol: str = "eai-1.0.5") -> Jobs:
     check_protocol(protocol)
     return Jobs(_score_unit, list(items),
                 lambda rs: {"summary": summarize(rs, protocol), "counters": counters(rs)},
-                _context, (protocol,))
+                _context, (protocol,), summary_fields=("counts",))

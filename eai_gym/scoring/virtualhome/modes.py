@@ -33,7 +33,7 @@ def action_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: An
 
         summary, counters = summarize([r["counts"] for r in records], protocol)
         return {"summary": summary, "counters": counters}
-    return Jobs(_action, list(items), summarize, _world, (protocol, shortcut))
+    return Jobs(_action, list(items), summarize, _world, (protocol, shortcut), summary_fields=("counts",))
 
 
 def action_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -55,7 +55,7 @@ def subgoal_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: A
     from . import subgoal_decomposition as vs
 
     return Jobs(_subgoal, vs.plan_items(items, protocol, options["seed"]), lambda rs: {"summary": vs.summarize(rs)},
-                _world, (protocol,))
+                _world, (protocol,), summary_fields=vs.SUMMARY_FIELDS)
 
 
 def subgoal_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -296,6 +296,11 @@ def score_job(job: tuple, protocol: str, world: VirtualHomeWorld) -> dict[str, A
     return score_item(item, protocol, rng, world)
 
 
+#: the record fields :func:`summarize` reads (with ``status``)
+SUMMARY_FIELDS = ("category", "errors", "executable", "goal", "hallucination", "hallucination_flags", "success",
+                  "task_id")
+
+
 def summarize(records: list[dict]) -> dict[str, Any]:
     return summarize_subgoal([r for r in records if r["status"] == "evaluated"])
 
