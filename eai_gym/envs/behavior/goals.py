@@ -43,30 +43,10 @@ def state_dict(s: BehaviorState, protocol: str, memo: dict | None = None
                ) -> tuple[dict[str, tuple[set, set]], set[tuple[str, str, str]]]:
     """``nodes[name] = (states, properties)`` and the set of ``(from, relation, to)`` edges. ``memo``: a dict
     the caller keeps, where each object's node is kept with the values and hand it was computed from (a
-    state's per-object values are replaced, never changed in place), and the last state's nodes and edges:
-    when ``s`` is a copy of that state, only the nodes of the objects its log names are built again, and the
-    edges only if a relation or a parent changed. The nodes are then shared: read only."""
-    last = None if memo is None else memo.get(_LAST)
-    touched = None if last is None or last[3] != protocol else touched_objects(s, last[0])
-    if touched is None:
-        raw = {name: _node(s, name, memo) for name in s.scene.order}
-        hit = None if memo is None else memo.get(_EDGES)
-        if hit is not None and hit[0] == protocol and hit[1] == s.edges and hit[2] == s.parent:
-            edges = hit[3]  # (read only: the sliced objects' step below builds a new set)
-        else:
-            edges = tree_edges(s, protocol)
-            if memo is not None:
-                memo[_EDGES] = (protocol, dict(s.edges), dict(s.parent), edges)
-    else:
-        raw = last[1]
-        if touched[0]:
-            raw = dict(raw)
-            for name in touched[0]:
-                raw[name] = _node(s, name, memo)
-        edges = tree_edges(s, protocol) if touched[1] else last[2]
-    if memo is not None:
-        memo[_LAST] = (s, raw, edges, protocol)
-    nodes = dict(raw)
+    state's per-object values are replaced, never changed in place; the nodes are then shared: read only).
+    :class:`GoalView` reads the same nodes and edges one at a time."""
+    nodes = {name: _node(s, name, memo) for name in s.scene.order}
+    edges = tree_edges(s, protocol)
     for name in sliceable(s):  # a sliced whole object: what both its parts have
         states, props = nodes[name]
         if "sliced" in states:
@@ -78,6 +58,65 @@ def state_dict(s: BehaviorState, protocol: str, memo: dict | None = None
             e1 = {(r, t) for f, r, t in edges if f == p1}
             edges = {e for e in edges if e[0] != name} | {(name, r, t) for r, t in e0 & e1}
     return nodes, edges
+
+
+class GoalView:
+    """:func:`state_dict`'s nodes and edges of one state, each worked out when it is read: ``view[name]`` is
+    ``nodes[name]`` and ``(a, rel, b) in view`` is ``(a, rel, b) in edges`` (the view stands for both in
+    :func:`literal_holds`). :meth:`crash` raises where building them raises; that depends on the whole state,
+    not on what is read."""
+
+    __slots__ = ("s", "protocol", "memo", "sliced")
+
+    def __init__(self, s: BehaviorState, protocol: str, memo: dict | None = None) -> None:
+        self.s, self.protocol, self.memo = s, protocol, memo
+        values = s.values
+        #: the sliced whole objects (their node's states are what both parts have, their edges what both parts
+        #: have), with their parts
+        self.sliced = {whole: (p0, p1) for whole, p0, p1 in sliceable_parts(s)
+                       if (values.get(whole) or {}).get("Sliced")}
+
+    def crash(self) -> None:
+        """Raise :class:`GoalCrash` where :func:`state_dict` does (in its order)."""
+        s = self.s
+        if self.protocol == "eai-1.0.5" and not s.edges:
+            parent = s.parent
+            if any(par in parent for par, _ in parent.values()):
+                raise GoalCrash(_NO_EDGE_CRASH)
+        objects = s.scene.objects
+        for whole, (p0, p1) in self.sliced.items():
+            if p0 not in objects or p1 not in objects:
+                raise GoalCrash(f"{whole} is sliced but has no parts")
+
+    def __getitem__(self, name: str) -> tuple[set, set]:
+        node = _node(self.s, name, self.memo)
+        parts = self.sliced.get(name)
+        if parts is None:
+            return node
+        return _node(self.s, parts[0], self.memo)[0] & _node(self.s, parts[1], self.memo)[0], node[1]
+
+    def __contains__(self, edge: tuple[str, str, str]) -> bool:
+        a, rel, b = edge
+        parts = self.sliced.get(a)
+        if parts is None:
+            return self._tree_edge(a, rel, b)
+        return self._tree_edge(parts[0], rel, b) and self._tree_edge(parts[1], rel, b)
+
+    def _tree_edge(self, a: str, rel: str, b: str) -> bool:
+        """``(a, rel, b)`` in :func:`tree_edges`."""
+        s = self.s
+        physical = s.edges.get((a, b))
+        if physical is not None and physical.lower() == rel:
+            return True
+        link = s.parent.get(a)
+        if link is None:
+            return False
+        par, kind = link
+        if par == b and (ONTOP if kind == ONTOP else INSIDE) == rel:
+            return True
+        if rel == INSIDE and kind == INSIDE and self.protocol != "eai-1.0.5":
+            return any(anc == b for _, anc, _ in s.ancestors(par))
+        return False
 
 
 def _node(s: BehaviorState, name: str, memo: dict | None) -> tuple[set, set]:
@@ -121,19 +160,6 @@ def sliceable_parts(s: BehaviorState) -> list[tuple[str, str, str]]:
     return hit
 
 
-def touched_objects(s: BehaviorState, earlier: BehaviorState) -> tuple[set[str], bool] | None:
-    """When ``s`` is a copy (of a copy ...) of ``earlier``: the objects whose node before the sliced objects'
-    step may differ (logged values, the objects in either state's hands), and whether a relation or a parent
-    may differ; else None."""
-    logged = s.changes_since(earlier)
-    if logged is None:
-        return None
-    names = {k for tag, k in logged if tag == "v"}
-    if s.hands != earlier.hands:
-        names.update(h for h in s.hands + earlier.hands if h is not None)
-    return names, any(tag == "e" or tag == "p" for tag, _ in logged)
-
-
 def tree_edges(s: BehaviorState, protocol: str) -> set[tuple[str, str, str]]:
     """The state dict's edges before the sliced objects' step: the physical relations, and ``ontop``/``inside``
     to each object's parent (``fixed``: ``inside`` to every ancestor along an inside link)."""
@@ -143,19 +169,16 @@ def tree_edges(s: BehaviorState, protocol: str) -> set[tuple[str, str, str]]:
         if par in s.parent:  # a grandparent exists
             if protocol == "eai-1.0.5":
                 if not s.edges:
-                    raise GoalCrash("UnboundLocalError: the reference reads an unset variable when the "
-                                    "graph has no physical edge and an object sits two levels deep")
+                    raise GoalCrash(_NO_EDGE_CRASH)
             elif link == INSIDE:
                 for _, anc, up in s.ancestors(par):
                     edges.add((name, INSIDE, anc))
     return edges
 
 
-#: the keys under which :func:`state_dict` keeps its last edge set, and its last state with its nodes before the
-#: sliced objects' step and its edges, in ``memo``; and :func:`sliceable`'s in the scene's memo (object names are
-#: strings)
-_EDGES = ("<tree edges>",)
-_LAST = ("<last state>",)
+_NO_EDGE_CRASH = ("UnboundLocalError: the reference reads an unset variable when the graph has no physical edge "
+                  "and an object sits two levels deep")
+#: the keys of :func:`sliceable`'s and :func:`sliceable_parts`' lists in the scene's memo (object names are strings)
 _SLICEABLE = ("<sliceable>",)
 _SLICEABLE_PARTS = ("<sliceable parts>",)
 _GRAPH_KEYS = frozenset({"Cooked", "Dusty", "Frozen", "Open", "Sliced", "Soaked", "Stained", "ToggledOn",
@@ -215,78 +238,64 @@ def check_conditions(s: BehaviorState, conditions: Sequence[GoalCondition], name
 
 class KeptGoalCheck:
     """:func:`check_conditions` that keeps each condition's result with what it read: the objects whose node
-    (states, properties) a literal looked up and the edges whose presence it asked. A condition is decided
-    again only when one of those nodes or edges differs from the last check (its options and formula are
-    decided by the literals alone, each read in an order that depends only on the values read before). When the
-    state is a copy of the last one checked, only the nodes of the objects its log names (and the sliced whole
-    objects') are compared (:func:`touched_objects`). A check that raises starts the kept results over.
-    ``tests/envs/test_behavior_goal_check.py`` compares it with :func:`check_conditions` along random walks."""
+    (states, properties) a literal looked up and the sources of the edges whose presence it asked. When the state
+    is a copy (of a copy ...) of the last one checked, a condition is decided again only if its log names one of
+    those nodes or sources (:meth:`_affected`: its options and formula are decided by the literals alone, each
+    read in an order that depends only on the values read before); otherwise every condition is. Literals are read
+    through a :class:`GoalView`, so only what a condition decided again reads is worked out. A check that raises
+    starts the kept results over. ``tests/envs/test_behavior_goal_check.py`` compares it with
+    :func:`check_conditions` along random walks."""
 
     def __init__(self) -> None:
         self._key: tuple | None = None
-        self._nodes: dict = {}
-        self._edges: set = set()
-        self._kept: list = []
-        self._sources: list = []  # per condition: the sources of the edges it read
+        self._kept: list = []  # per condition: (its value, the nodes it read, the sources of the edges it read)
         self._state: BehaviorState | None = None  # the state of the last check
 
     def check(self, s: BehaviorState, conditions: Sequence[GoalCondition], names: dict[str, str],
               protocol: str, memo: dict | None = None) -> list[bool]:
+        view = GoalView(s, protocol, memo)
         key = self._key
-        if key is not None and key[0] is conditions and key[1] is names and key[2] is s.scene \
-                and key[3] == protocol and self._state is not None and self._unaffected(s, protocol):
-            self._state = s  # (the kept nodes and edges still hold for every object and edge a condition read)
-            return [hit[0] for hit in self._kept]
         try:
-            nodes, edges = state_dict(s, protocol, memo)
-            if key is None or key[0] is not conditions or key[1] is not names or key[2] is not s.scene \
-                    or key[3] != protocol:
+            view.crash()
+            affected = None
+            if key is not None and key[0] is conditions and key[1] is names and key[2] is s.scene \
+                    and key[3] == protocol and self._state is not None:
+                affected = self._affected(s)
+            if affected is None:
                 key = (conditions, names, s.scene, protocol)
-                self._key, self._kept, self._sources = None, [None] * len(conditions), [set()] * len(conditions)
-                changed_nodes: set = set()
-                changed_edges: set = set()
+                self._key, kept = None, [None] * len(conditions)
+                self._kept = kept
+                changed_nodes = changed_sources = frozenset()
             else:
-                last = self._nodes
-                touched = None if self._state is None else touched_objects(s, self._state)
-                if touched is None:
-                    changed_nodes = {n for n, v in nodes.items() if last.get(n) is not v and last.get(n) != v}
-                    changed_nodes.update(last.keys() - nodes.keys())
-                else:  # (same scene: the same names; a node changes with its raw node or, sliced, its parts')
-                    changed_nodes = {n for n in touched[0].union(sliceable(s))
-                                     if last[n] is not nodes[n] and last[n] != nodes[n]}
-                changed_edges = set() if edges is self._edges else edges ^ self._edges
+                kept = self._kept
+                changed_nodes, changed_sources = affected
             out = []
-            kept = self._kept
             for i, c in enumerate(conditions):
                 hit = kept[i]
-                if hit is not None and changed_nodes.isdisjoint(hit[1]) and changed_edges.isdisjoint(hit[2]):
+                if hit is not None and changed_nodes.isdisjoint(hit[1]) and changed_sources.isdisjoint(hit[2]):
                     out.append(hit[0])
                     continue
                 read_nodes: set = set()
-                read_edges: set = set()
-                test = _reading_literal_test(nodes, edges, names, protocol, read_nodes, read_edges)
+                read_sources: set = set()
+                test = _reading_literal_test(view, names, protocol, read_nodes, read_sources)
                 v = _condition_holds(s, c, names, protocol, test)
-                kept[i] = (v, read_nodes, read_edges)
-                self._sources[i] = {e[0] for e in read_edges}
+                kept[i] = (v, read_nodes, read_sources)
                 out.append(v)
         except BaseException:
             self._key = None  # (some conditions may have been decided on a state the others were not)
             raise
-        self._key, self._nodes, self._edges, self._state = key, nodes, edges, s
+        self._key, self._state = key, s
         return out
 
-    def _unaffected(self, s: BehaviorState, protocol: str) -> bool:
-        """Whether every condition's kept result holds for ``s`` as well, by the log from the state of the last
-        check: no object whose node may differ is one a condition read, and no object whose edges may differ
-        (a logged relation's source, every object under a logged parent change, in either state; a sliced
-        whole object with its parts) is the source of an edge a condition asked about. ``eai-1.0.5`` crashes
-        on some trees without physical edges: a relation or parent change there is never passed over. A step
-        passed over becomes the state compared with next: the kept nodes and edges (of the last state checked in
-        full) are those of this state for every object and edge a condition read."""
+    def _affected(self, s: BehaviorState) -> tuple[set, set] | None:
+        """By the log from the state of the last check: the objects whose node may differ (logged values, what
+        either state's hands hold, a sliced whole object with its parts) and the objects whose edges may differ
+        (a logged relation's source, every object under a logged parent change, in either state; a sliced whole
+        object with its parts, or when its own values changed); None when ``s`` is no copy of that state."""
         last = self._state
         logged = s.changes_since(last)
         if logged is None:
-            return False
+            return None
         names: set = set()
         sources: set = set()
         moved = []
@@ -297,8 +306,6 @@ class KeptGoalCheck:
                 sources.add(k[0])
             elif tag == "p":
                 moved.append(k)
-        if (sources or moved) and protocol == "eai-1.0.5":
-            return False
         if s.hands != last.hands:
             names.update(h for h in s.hands + last.hands if h is not None)
         for m in moved:
@@ -309,21 +316,18 @@ class KeptGoalCheck:
                 sources.add(whole)
             if p0 in names or p1 in names:
                 names.add(whole)
-        for hit, read_sources in zip(self._kept, self._sources):
-            if hit is None or not names.isdisjoint(hit[1]) or not sources.isdisjoint(read_sources):
-                return False
-        return True
+        return names, sources
 
 
-def _reading_literal_test(nodes, edges, names: dict[str, str], protocol: str, read_nodes: set, read_edges: set):
-    """:func:`literal_holds` on ``nodes``/``edges`` that records the node or edge each literal read."""
+def _reading_literal_test(view: GoalView, names: dict[str, str], protocol: str, read_nodes: set, read_sources: set):
+    """:func:`literal_holds` on ``view`` that records the node or the edge source each literal read."""
     def test(lit: Any) -> bool:
-        v = literal_holds(lit, nodes, edges, names, protocol)
+        v = literal_holds(lit, view, view, names, protocol)
         body = literal_tokens(lit)[2]
         if len(body) == 2:
             read_nodes.add(names[body[1]])
         else:
-            read_edges.add((names[body[1]], _RENAME.get(body[0], body[0]), names[body[2]]))
+            read_sources.add(names[body[1]])
         return v
     return test
 

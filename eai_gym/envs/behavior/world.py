@@ -54,7 +54,7 @@ class BehaviorWorld:
         #: the last goal check, ``(state, goal, names, satisfied or GoalCrash message)``: states are values, so a
         #: step that leaves the state as it was (a failed action, NAVIGATE_TO) reuses it
         self._last_check: tuple | None = None
-        self._nodes: dict = {}  # the goal check's per-object nodes and last edges (goals.state_dict's memo)
+        self._nodes: dict = {}  # the goal check's per-object nodes (the memo of goals.GoalView and state_dict)
         self._goal_check = KeptGoalCheck()
 
     # ------------------------------------------------------------------ parsing
