@@ -74,6 +74,11 @@ class KeptAnswers:
         self.generation += 1
         #: the keys whose answers the last :meth:`advance` dropped
         self.dropped: list = []
+        #: the kept queries (``(fn, args)``) whose value the last :meth:`advance` changed
+        self.changed_queries: list = []
+        #: how many times :meth:`advance` was called since the answers started over (one who follows the
+        #: changed queries knows from it whether it saw every advance)
+        self.advances = 0
         self.state: Any = None
         self.values: dict[Hashable, Any] = {}
         self.index: dict[Any, set] = {}
@@ -93,7 +98,8 @@ class KeptAnswers:
         """Move to ``state``: drop the answers that read a fact that differs from the last state."""
         last = self.state
         if last is state:
-            self.dropped = []
+            self.dropped, self.changed_queries = [], []
+            self.advances += 1
             return
         if last is None or last.scene is not state.scene:
             self.clear()
@@ -102,6 +108,8 @@ class KeptAnswers:
         changed = self.changed(last, state)
         self.state, self._view, self._query_view = state, None, None
         self.dropped = dropped = []
+        self.changed_queries = changed_queries = []
+        self.advances += 1
         dirty: set = set()
         dirty_bases: set = set()
         qindex, bindex = self.qindex, self.bindex
@@ -115,6 +123,7 @@ class KeptAnswers:
                 continue
             if self._compute(qkey) != old[0]:
                 changed.append(("q", qkey))
+                changed_queries.append(qkey)
         queries = self.queries
         for bkey in dirty_bases:
             self.bases.pop(bkey, None)
@@ -127,6 +136,7 @@ class KeptAnswers:
                 if new != queries[qkey][0]:
                     queries[qkey] = (new,)
                     changed.append(("q", qkey))
+                    changed_queries.append(qkey)
         values, index = self.values, self.index
         for key in changed:
             for i in index.pop(key, ()):
@@ -165,6 +175,12 @@ class KeptAnswers:
             else:
                 s.add(key)
         return v
+
+    def kept_query(self, fn: Callable[..., Any], args: tuple) -> Any:
+        """The value of the :func:`state_query` whose function is ``fn`` (its ``compute``) on the current
+        state, kept from now on (its changes are then listed in :attr:`changed_queries`)."""
+        hit = self.queries.get((fn, args))
+        return self._compute((fn, args)) if hit is None else hit[0]
 
     def query(self, fn: Callable[..., Any], args: tuple, view: Any) -> Any:
         """A :func:`state_query`'s value on the current state; ``view`` records that it read it."""

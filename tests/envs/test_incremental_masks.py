@@ -252,53 +252,49 @@ def test_the_equality_walks_catch_a_mask_that_ignores_dropped_answers(monkeypatc
     assert _finds_a_difference("eai_gym/Behavior-v0")
 
 
-@pytest.mark.parametrize("query", ["is_close", "placing_error"])
-def test_the_equality_walks_catch_a_wrong_shared_basis(monkeypatch, query):
+def test_the_equality_walks_catch_a_wrong_shared_basis(monkeypatch):
     """Breaking a kept query's shared basis (its pick always says "no") makes the walks differ."""
-    from eai_gym.envs.behavior import dynamics as behavior_dynamics
     from eai_gym.envs.virtualhome import dynamics as vh_dynamics
 
-    module, env_id = ((vh_dynamics, "eai_gym/VirtualHome-v0") if query == "is_close"
-                      else (behavior_dynamics, "eai_gym/Behavior-v0"))
-    compute = getattr(module, query).compute
+    compute = vh_dynamics.is_close.compute
     basis, args, _ = compute.bulk
-    monkeypatch.setattr(compute, "bulk", (basis, args, lambda *a: None if query == "placing_error" else False))
-    assert _finds_a_difference(env_id)
+    monkeypatch.setattr(compute, "bulk", (basis, args, lambda *a: False))
+    assert _finds_a_difference("eai_gym/VirtualHome-v0")
 
 
-def _bulk_queries(module) -> list:
-    return [q for q in vars(module).values() if getattr(getattr(q, "compute", None), "bulk", None)]
+def test_the_equality_walks_catch_a_kept_query_whose_change_is_not_listed(monkeypatch):
+    """BEHAVIOR's GRASP and PLACE entries follow the changed kept queries (``KeptAnswers.changed_queries``):
+    not listing a change makes the walks differ."""
+    from eai_gym.core.answers import KeptAnswers as Kept
+
+    real = Kept.advance
+
+    def unlisted(self, state):
+        real(self, state)
+        self.changed_queries = []
+
+    monkeypatch.setattr(Kept, "advance", unlisted)
+    assert _finds_a_difference("eai_gym/Behavior-v0")
 
 
 def test_shared_bases_pick_what_the_queries_compute():
     """For every kept query with a shared basis, ``pick(basis(state, *basis_args(*args)), *args)`` equals the
-    query on states along random walks (every object, every held object, every hand)."""
-    from eai_gym.envs.behavior import dynamics as behavior_dynamics
+    query on states along random walks (every object)."""
     from eai_gym.envs.virtualhome import dynamics as vh_dynamics
 
-    for module, env_id, n in ((vh_dynamics, "eai_gym/VirtualHome-v0", 2), (behavior_dynamics, "eai_gym/Behavior-v0", 0)):
-        queries = _bulk_queries(module)
-        assert queries, module.__name__
-        env = gym.make(env_id, action_mode="index")
-        inner = env.unwrapped
-        rng = np.random.default_rng(11)
-        obs, info = env.reset(seed=11)
-        for step in range(300):
-            state = inner.episode.state
-            objs = list(state.scene.objects)
-            for q in queries:
-                fn = q.compute
-                basis_fn, basis_args, pick = fn.bulk
-                if n == 2:  # (character, object)
-                    arg_lists = [(inner.world.character, x) for x in objs]
-                else:
-                    nargs = fn.__code__.co_argcount - 1
-                    held = [h for h in state.hands if h is not None] or objs[:1]
-                    arg_lists = ([(x,) for x in objs] if nargs == 1 and fn.__name__ == "in_a_hand"
-                                 else [(h,) for h in held] if nargs == 1
-                                 else [(x, h) if fn.__name__ == "placing_error" else (h, x) for x in objs for h in held])
-                for args in arg_lists:
-                    assert pick(basis_fn(state, *basis_args(*args)), *args) == fn(state, *args), (fn.__name__, args)
-            obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
-            if term or trunc or step % 50 == 49:
-                obs, info = env.reset(seed=step)
+    queries = [q for q in vars(vh_dynamics).values() if getattr(getattr(q, "compute", None), "bulk", None)]
+    assert queries
+    env = gym.make("eai_gym/VirtualHome-v0", action_mode="index")
+    inner = env.unwrapped
+    rng = np.random.default_rng(11)
+    obs, info = env.reset(seed=11)
+    for step in range(300):
+        state = inner.episode.state
+        for q in queries:
+            fn = q.compute
+            basis_fn, basis_args, pick = fn.bulk
+            for args in [(inner.world.character, x) for x in state.scene.objects]:
+                assert pick(basis_fn(state, *basis_args(*args)), *args) == fn(state, *args), (fn.__name__, args)
+        obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if term or trunc or step % 50 == 49:
+            obs, info = env.reset(seed=step)

@@ -73,18 +73,15 @@ def test_the_walks_catch_a_verb_that_ignores_closed_targets(monkeypatch, verb):
     assert _caught()
 
 
-def test_the_walks_catch_kept_per_target_answers_that_ignore_dropped_ones(monkeypatch):
-    real = place_mask.kept_ok
+def test_the_walks_catch_a_kept_interactivity_that_ignores_changed_queries(monkeypatch):
+    real = place_mask.interactive
 
-    def stale(kept, state, hand, held, decide, pin, tick):
-        ok = real(kept, state, hand, held, decide, pin, tick)
-        last = kept.extra.get(("stale", hand))
-        if last is not None and last[0] == held and last[1] == tick - 1:
-            ok = last[2]  # the previous step's answers, whatever the step dropped
-        kept.extra[("stale", hand)] = (held, tick, ok.copy())
-        return ok
+    def stale(kept, state):
+        ok = real(kept, state)
+        first = kept.extra.setdefault(("stale", kept.answers.generation), ok.copy())
+        return first.copy()  # the first step's interactivity, whatever the steps since changed
 
-    monkeypatch.setattr(behavior_env, "kept_ok", stale)
+    monkeypatch.setattr(behavior_env, "interactive", stale)
     assert _caught()
 
 
@@ -97,13 +94,21 @@ def test_grasp_entries_layout_and_a_grasp_check_that_skips_the_other_hand_is_cau
     for hand, (grasp, *_rest) in env._groups[1].items():
         assert [env.actions[int(i)].args for i in grasp] == [(t,) for t in order]
         assert {env.actions[int(i)].name for i in grasp} == {f"{hand.split('_')[0].upper()}_GRASP"}
-    from eai_gym.envs.behavior import executors
-
-    real = executors.grasp_failure
-
-    def forgetful(st, obj, hand):
-        r = real(st, obj, hand)
-        return None if r is not None and "other hand" in r[1] else r
-
-    monkeypatch.setattr(behavior_env, "grasp_failure", forgetful)
+    monkeypatch.setattr(behavior_env, "grasp_targets", lambda state, ok: place_mask.graspable(state) & ok)
     assert _caught()
+
+
+def test_the_grasp_targets_equal_the_grasp_check_on_every_object():
+    """:func:`place_mask.grasp_targets` on an interactive-everywhere array is GRASP's own check with an empty
+    hand, on every object of every task with each object in the other hand."""
+    from eai_gym.envs.behavior.executors import grasp_failure
+    from eai_gym.envs.behavior.tasks import load_task, task_ids
+
+    for tid in task_ids():
+        s0 = load_task(tid).initial_state
+        order = s0.scene.order
+        for other in (None, *order):
+            s = s0.copy()
+            s.set_hand("right_hand", other)
+            got = place_mask.grasp_targets(s, np.ones(len(order), dtype=bool))
+            assert got.tolist() == [grasp_failure(s, t, "left_hand") is None for t in order], (tid, other)

@@ -60,23 +60,6 @@ def both_hands_full(s: BehaviorState) -> bool:
     return s.hands[0] is not None and s.hands[1] is not None
 
 
-def hands_of(s: BehaviorState) -> tuple[str | None, str | None]:
-    return s.hands
-
-
-def _no_args(obj: str) -> tuple:
-    return ()
-
-
-def _in_hands(hands: tuple[str | None, str | None], obj: str) -> bool:
-    return obj in hands
-
-
-@state_query(bulk=(hands_of, _no_args, _in_hands))
-def in_a_hand(s: BehaviorState, obj: str) -> bool:
-    return obj in s.hands
-
-
 @state_query
 def holding_with(s: BehaviorState, key: str) -> bool:
     """A hand holds an object that has the state ``key`` (a slicer, a cleaning tool)."""
@@ -109,35 +92,21 @@ def interactivity_error(s: BehaviorState, obj: str) -> tuple[str, str] | None:
     return None
 
 
-def children_of(s: BehaviorState, held: str) -> tuple:
-    """What :func:`has_contents` and :func:`too_big_content` read: ``held``'s children (and the scene)."""
-    return s.children.get(held, ()), s.scene
+# ------------------------------------------------------------------ what the hand actions' checks read
+def in_a_hand(s: BehaviorState, obj: str) -> bool:
+    return obj in s.hands
 
 
-def _held_first(held: str, *rest: str) -> tuple:
-    return (held,)
-
-
-def _has_contents(basis: tuple, held: str) -> bool:
-    return bool(basis[0])
-
-
-def _first_too_big(basis: tuple, held: str, target: str) -> str | None:
-    children, scene = basis
-    limit = scene.objects[target].volume
-    return next((c for c in children if scene.objects[c].volume > limit), None)
-
-
-@state_query(bulk=(children_of, _held_first, _has_contents))
 def has_contents(s: BehaviorState, held: str) -> bool:
     """Something is inside or on top of ``held`` (it has children in the tree)."""
     return bool(s.children.get(held))
 
 
-@state_query(bulk=(children_of, _held_first, _first_too_big))
 def too_big_content(s: BehaviorState, held: str, target: str) -> str | None:
     """The first of ``held``'s children with a larger volume than ``target`` (None if none)."""
-    return _first_too_big(children_of(s, held), held, target)
+    objects = s.scene.objects
+    limit = objects[target].volume
+    return next((c for c in s.children.get(held, ()) if objects[c].volume > limit), None)
 
 
 # ------------------------------------------------------------------ shared checks
@@ -177,29 +146,13 @@ def place_failure(s: BehaviorState, obj: str, hand: str) -> tuple[str, str] | No
     return placing_error(s, obj, held)
 
 
-def subtree_of(s: BehaviorState, held: str) -> set[str]:
-    return s.subtree(held)
-
-
-def _held_arg(obj: str, held: str) -> tuple:
-    return (held,)
-
-
-def placing_error_in(carried: set[str], obj: str, held: str) -> tuple[str, str] | None:
-    """:func:`placing_error` given what the hand carries (``held`` and its subtree)."""
-    if obj == held:
-        return MISSING, "Release target obj first before place (PLACE)"
-    if obj in carried:
-        return MISSING, f"Release target obj {obj} first before place (PLACE)"
-    return None
-
-
-@state_query(bulk=(subtree_of, _held_arg, placing_error_in))
 def placing_error(s: BehaviorState, obj: str, held: str) -> tuple[str, str] | None:
     """Why ``obj`` cannot take what the hand holds (``held``, with what it carries), or None."""
     if obj == held:
-        return placing_error_in(set(), obj, held)
-    return placing_error_in(s.subtree(held), obj, held)
+        return MISSING, "Release target obj first before place (PLACE)"
+    if obj in s.subtree(held):
+        return MISSING, f"Release target obj {obj} first before place (PLACE)"
+    return None
 
 
 def ancestor_named(s: BehaviorState, obj: str, names: Sequence[str],

@@ -18,10 +18,9 @@ from ...core.kept_mask import KeptMask, KeptMasks
 from ..base import TaskTextEnv
 from .actions import ACTIONS, TWO_OBJECTS
 from .catalogue import BehaviorCatalogue, hand_groups
-from .dynamics import both_hands_full, interactivity, interactivity_error, place, place_failure, run_checks
-from .executors import grasp_failure
+from .dynamics import both_hands_full, interactivity, place, run_checks
 from .goals import GoalCrash, partial_counts
-from .place_mask import VERBS, closed, hand_entries, kept_ok
+from .place_mask import VERBS, closed, grasp_targets, hand_entries, interactive
 from .plan_progress import shortest_plan_length
 from .state import HANDS, BehaviorState
 from .tasks import check_initial_state, load_task, task_ids, task_record
@@ -101,13 +100,14 @@ class BehaviorEnv(TaskTextEnv):
         entry's answer is kept under what that hand holds, so it is reused when the hand holds the same again.
         The mask is updated where answers or candidates changed (:class:`~eai_gym.core.kept_mask.KeptMask`);
         GRASP with an empty hand and a holding hand's PLACE/TRANSFER entries are decided for every target at
-        once (:mod:`.place_mask`). :meth:`full_legal_mask` decides every candidate afresh."""
+        once from the kept interactivity of each target (:mod:`.place_mask`). :meth:`full_legal_mask` decides
+        every candidate afresh."""
         assert self.episode is not None
         state = self.episode.state  # the history only tells a wrong order from a missing step, not legality
         plain, per_hand = self._groups
         table = self._mask_groups
         # the entries needing no hand are kept under whether both hands are full (that query pinned); a hand's
-        # GRASP and RELEASE entries under what it holds (the hand pinned)
+        # RELEASE entries under what it holds (the hand pinned)
         # (the groups dict is kept per pair of hands and handed out again: KeptMask then switches no group)
         groups = table.get(("hands", state.hands))
         if groups is None:
@@ -130,23 +130,23 @@ class BehaviorEnv(TaskTextEnv):
             table[("hands", state.hands)] = groups
         kept = self._kept
         mask = kept.update(state, groups, self._decide)
-        tick = kept.extra["tick"] = kept.extra.get("tick", 0) + 1
+        ok_any = interactive(kept, state)
+        pos = state.scene.positions()
+        hands = state.hands
+        if hands[0] is None or hands[1] is None:
+            # GRASP(t) with an empty hand (either: its checks read only whether that hand holds t or anything)
+            grasp = grasp_targets(state, ok_any)
+            for h, hand in enumerate(HANDS):
+                if hands[h] is None:
+                    mask[per_hand[hand][0]] = grasp
         closed_targets = None
-        empty = [h for h in (0, 1) if state.hands[h] is None]
-        if empty:
-            # GRASP(t) with an empty hand: the same answer for either empty hand (its checks read only whether
-            # that hand holds t or anything, and both hands are pinned)
-            hand = HANDS[empty[0]]
-            ok = kept_ok(kept, state, "grasp", None, lambda t, hand=hand: lambda w: grasp_failure(
-                w, t, hand) is None and interactivity_error(w, t) is None, _BOTH_PINS, tick)
-            for h in empty:
-                mask[per_hand[HANDS[h]][0]] = ok
         for h, hand in enumerate(HANDS):
-            held = state.hands[h]
+            held = hands[h]
             if held is None:
                 continue  # placing or transferring with an empty hand always fails
-            ok = kept_ok(kept, state, hand, held, lambda t, hand=hand: lambda w: place_failure(
-                w, t, hand) is None and interactivity_error(w, t) is None, _PINS[h], tick)
+            ok = ok_any.copy()  # PLACE's two checks on each target: not the held object nor carried, interactive
+            for carried in state.subtree(held):
+                ok[pos[carried]] = False
             if closed_targets is None:
                 closed_targets = closed(state)
             _, _, _, (nto, first, second), verbs = per_hand[hand]
@@ -231,7 +231,6 @@ class BehaviorEnv(TaskTextEnv):
 _LOADED: dict[tuple[str, str], tuple[Task, list]] = {}
 #: the read key of each hand (see :mod:`.tracking`): a LEFT_/RIGHT_ entry's answer is kept under its value
 _PINS = (frozenset({("h", 0)}), frozenset({("h", 1)}))
-_BOTH_PINS = _PINS[0] | _PINS[1]
 _PLAIN = "plain"
 _BOTH_FULL_PIN = frozenset({("q", (both_hands_full.compute, ()))})  # type: ignore[attr-defined]
 #: how many tasks' kept masks an env keeps (as many as the loaded-task cache)

@@ -47,12 +47,16 @@ def _vol(s: BehaviorState, name: str) -> float:
     return s.scene.objects[name].volume
 
 
+#: the largest volume GRASP takes
+GRASP_VOLUME = 1.5
+
+
 # ------------------------------------------------------------------ hands
 def grasp_failure(st: BehaviorState, obj: str, hand: str) -> tuple[str, str] | None:
     """GRASP's own check (before the interactivity of ``obj``): the error, or None."""
     if st.scene.is_floor(obj):
         return AFF, f"Cannot grasp floor {obj}"
-    if _vol(st, obj) > 1.5:
+    if _vol(st, obj) > GRASP_VOLUME:
         return AFF, f"Object {obj} too big to grasp"
     if st.held(hand) == obj:
         return ADD, f"Object {obj} already in hand"

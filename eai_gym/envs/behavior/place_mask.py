@@ -2,9 +2,9 @@
 
 With something in a hand, each PLACE_ONTOP / PLACE_NEXTTO / PLACE_UNDER / PLACE_INSIDE /
 TRANSFER_CONTENTS_INSIDE / TRANSFER_CONTENTS_ONTOP entry on target ``t`` executes exactly when the two checks
-every one of them runs, ``place(t, hand)`` and ``interactivity(t)`` (:mod:`.dynamics`), pass — the answer the
-mask keeps per ``(hand, t, held)`` for PLACE_NEXTTO_ONTOP already — and the verb's own checks (in
-:mod:`.executors`) pass:
+every one of them runs, ``place(t, hand)`` and ``interactivity(t)`` (:mod:`.dynamics`), pass — ``t`` is neither
+what the hand holds nor carried by it, and is interactive: the per-target answer PLACE_NEXTTO_ONTOP reads for
+both its targets too — and the verb's own checks (in :mod:`.executors`) pass:
 
 * PLACE_ONTOP, PLACE_NEXTTO, PLACE_UNDER: nothing else;
 * PLACE_INSIDE: the held object's volume is not larger than the target's, the target is not closed
@@ -17,18 +17,22 @@ mask keeps per ``(hand, t, held)`` for PLACE_NEXTTO_ONTOP already — and the ve
 
 The order in which the checks run decides an error's message, not whether the action executes, so each verb's
 entries are the conjunction of boolean arrays over the targets (:func:`hand_entries`). The per-target answers
-are kept in an array per hand and rewritten only where a step dropped one (:func:`kept_ok`), as are GRASP's
-with an empty hand (one answer per target for either empty hand).
+come from the kept interactivity of each target (:func:`interactive`) and what the hand carries; GRASP's with an
+empty hand from the same interactivity, the targets GRASP can take at all (:func:`graspable`) and the hands.
 ``tests/envs/test_place_mask.py`` compares the result with running every executor.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
+from .dynamics import interactivity_error
+from .executors import GRASP_VOLUME
 from .state import BehaviorState
+
+_INTERACTIVITY = interactivity_error.compute  # type: ignore[attr-defined]
 
 #: the verbs (after ``LEFT_`` / ``RIGHT_``) decided here
 VERBS = ("PLACE_ONTOP", "PLACE_NEXTTO", "PLACE_UNDER", "PLACE_INSIDE", "TRANSFER_CONTENTS_INSIDE",
@@ -97,31 +101,47 @@ def hand_entries(state: BehaviorState, held: str, ok: np.ndarray, moves_all: boo
     return out
 
 
-def kept_ok(kept: Any, state: BehaviorState, hand: str, held: str | None,
-            decide: Callable[[str], Callable[[Any], bool]], pin: frozenset, tick: int) -> np.ndarray:
-    """Answers per target (``kept.answers`` keys ``(hand, t, held)``, ``decide(t)`` their function, ``pin``
-    their pinned read keys) as a bool array in ``order``, kept in ``kept.extra[hand]`` from the last call: when
-    that call was the previous one on these answers (``tick - 1``) with the same ``held``, only the targets
-    whose answers the last step dropped are decided again; otherwise every target is looked up. The mask asks
-    it for the shared PLACE checks of a hand holding ``held``, and (``hand`` ``"grasp"``, ``held`` None) for
-    GRASP with an empty hand."""
+def interactive(kept: Any, state: BehaviorState) -> np.ndarray:
+    """Per target (a bool array in ``order``): :func:`~.dynamics.interactivity_error` is None. Read from the
+    kept queries of ``kept.answers`` and kept in ``kept.extra``: when the last call saw the previous advance of
+    the answers, only the targets whose query the last step changed are written again (the array is changed in
+    place: copy what is handed out)."""
     answers = kept.answers
-    last = kept.extra.get(hand)
-    if last is not None and last[0] == held and last[1] == answers.generation and last[2] == tick - 1:
-        ok = last[3]
-        pos = scene_arrays(state)[2]
-        for k in answers.dropped:
-            if type(k) is tuple and len(k) == 3 and k[0] == hand and k[2] == held:
-                ok[pos[k[1]]] = answers.answer(k, decide(k[1]), pin)
+    last = kept.extra.get("interactive")
+    if last is not None and last[0] == answers.generation and last[1] == answers.advances - 1:
+        ok = last[2]
+        if answers.changed_queries:
+            pos = scene_arrays(state)[2]
+            queries = answers.queries
+            for qkey in answers.changed_queries:
+                if qkey[0] is _INTERACTIVITY:
+                    ok[pos[qkey[1][0]]] = queries[qkey][0] is None
     else:
-        values = answers.values
-        got = []
-        for t in state.scene.order:
-            key = (hand, t, held)
-            v = values.get(key)
-            if v is None:
-                v = answers.answer(key, decide(t), pin)
-            got.append(v)
-        ok = np.array(got, dtype=bool)
-    kept.extra[hand] = (held, answers.generation, tick, ok)
+        kept_query = answers.kept_query
+        ok = np.array([kept_query(_INTERACTIVITY, (t,)) is None for t in state.scene.order], dtype=bool)
+    kept.extra["interactive"] = (answers.generation, answers.advances, ok)
     return ok
+
+
+def graspable(state: BehaviorState) -> np.ndarray:
+    """Targets GRASP's own check allows whatever the hands hold (no room floor, not too big to grasp), a bool
+    array in ``order`` kept per scene: with an empty hand, GRASP(t) executes exactly when ``t`` is one of them,
+    in neither hand, and interactive (:func:`interactive`)."""
+    scene = state.scene
+    hit = scene.memo.get("place_mask_graspable")
+    if hit is None:
+        hit = scene.memo["place_mask_graspable"] = np.array(
+            [not scene.objects[n].room_floor and not scene.objects[n].volume > GRASP_VOLUME for n in scene.order],
+            dtype=bool)
+    return hit
+
+
+def grasp_targets(state: BehaviorState, ok: np.ndarray) -> np.ndarray:
+    """Per target (a new bool array in ``order``): GRASP(t) with an empty hand executes, given ``ok``
+    (:func:`interactive`): ``t`` is :func:`graspable`, interactive and in neither hand."""
+    grasp = graspable(state) & ok
+    pos = state.scene.positions()
+    for h in state.hands:
+        if h is not None:
+            grasp[pos[h]] = False  # (already in the other hand)
+    return grasp
