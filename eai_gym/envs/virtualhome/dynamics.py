@@ -164,6 +164,13 @@ def free_hand(s: WorldState, c) -> str | None:
     return None
 
 
+@state_query
+def hands_full(s: WorldState, c) -> bool:
+    """``free_hand(s, c) is None`` (kept as a fact of its own: it changes far less often than which hand is
+    free)."""
+    return free_hand(s, c) is None
+
+
 def holding_hand(s: WorldState, c, x) -> str | None:
     if x in s.targets(c, RH):
         return RH
@@ -176,7 +183,9 @@ def held(s: WorldState, c) -> list:
     return sorted(s.targets(c, LH)) + sorted(s.targets(c, RH))
 
 
+@state_query
 def inside_closed(s: WorldState, x) -> bool:
+    """Inside a closed container (kept as a fact of its own: what x is inside changes far more often than this)."""
     return any("CLOSED" in s.states(t) and category(s, t) != ROOMS for t in s.targets(x, INSIDE))
 
 

@@ -8,7 +8,7 @@ from . import executors as E
 from .dynamics import (
     FACING, LH, ON, RH, Failure, Rules, Unsupported, no_affordance, missing_close, missing_facing,
     missing_free_hand, missing_holding, missing_open, not_modelled, already_satisfied, replace_state, cname,
-    free_hand, holding_hand, inside_closed, is_close, is_facing, label, props, room_of,
+    hands_full, holding_hand, inside_closed, is_close, is_facing, label, props, room_of,
 )
 
 
@@ -19,7 +19,7 @@ def _open_close(closing: bool):
             return no_affordance(f"{label(s, x)} can not be opened")
         if not is_close(s, c, x):
             return missing_close(s, c, x)
-        if not closing and free_hand(s, c) is None:
+        if not closing and hands_full(s, c):
             return missing_free_hand(s, c)
         need = "OPEN" if closing else "CLOSED"
         if need not in s.states(x):
@@ -64,7 +64,7 @@ def _plug(plug_in: bool):
             return no_affordance(f"{label(s, x)} does not have a plug")
         if not is_close(s, c, x):
             return missing_close(s, c, x)
-        if free_hand(s, c) is None:
+        if hands_full(s, c):
             return missing_free_hand(s, c)
         if need not in s.states(x):
             return already_satisfied(f"{label(s, x)} is not {need.lower()}")
@@ -185,7 +185,7 @@ def move(s: WorldState, c, args, rules: Rules, push: bool = False):
         return missing_close(s, c, x)
     if inside_closed(s, x):
         return missing_open(s, x)
-    if free_hand(s, c) is None:
+    if hands_full(s, c):
         return missing_free_hand(s, c)
     return s
 
@@ -196,7 +196,7 @@ def push(s: WorldState, c, args, rules: Rules):
 
 def squeeze(s: WorldState, c, args, rules: Rules):
     x = args[0]
-    if free_hand(s, c) is None:
+    if hands_full(s, c):
         return missing_free_hand(s, c)
     if not is_close(s, c, x):
         return missing_close(s, c, x)
@@ -207,7 +207,7 @@ def squeeze(s: WorldState, c, args, rules: Rules):
 
 def cut(s: WorldState, c, args, rules: Rules):
     x = args[0]
-    if free_hand(s, c) is None:
+    if hands_full(s, c):
         return missing_free_hand(s, c)
     if not is_close(s, c, x):
         return missing_close(s, c, x)
