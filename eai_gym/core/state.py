@@ -11,6 +11,7 @@ that copy while applying one action, and never touches it again afterwards.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any, Hashable, Iterable, Iterator, Mapping
 
@@ -105,10 +106,14 @@ class Scene:
         return WorldState(self)
 
 
+#: each state's serial number (:attr:`WorldState.serial`), unique in a process
+_SERIALS = itertools.count()
+
+
 class WorldState:
     """A scene plus the overlay of changed facts. See the module docstring."""
 
-    __slots__ = ("scene", "_st", "_out", "_in", "data", "dirty", "parent_id")
+    __slots__ = ("scene", "_st", "_out", "_in", "data", "dirty", "parent_id", "serial", "parent_serial", "log")
 
     def __init__(
         self,
@@ -129,11 +134,26 @@ class WorldState:
         #: incrementally
         self.dirty: set = set()
         self.parent_id: int | None = None
+        #: a number no other state of this process has; a copy keeps its original's in ``parent_serial``
+        self.serial = next(_SERIALS)
+        self.parent_serial: int | None = None
+        #: the overlay keys written since the copy: ``("s", id)``, ``("o", (id, rel))``, ``("i", (id, rel))``
+        #: (what :func:`eai_gym.core.tracking.changed_keys` compares; ``data`` is compared whole)
+        self.log: list = []
+
+    def __getstate__(self) -> tuple:
+        # (an unpickled state is no copy of anything: it gets a serial of its own process)
+        return (self.scene, self._st, self._out, self._in, self.data, self.dirty, self.parent_id)
+
+    def __setstate__(self, state: tuple) -> None:
+        self.scene, self._st, self._out, self._in, self.data, self.dirty, self.parent_id = state
+        self.serial, self.parent_serial, self.log = next(_SERIALS), None, []
 
     # ------------------------------------------------------------------ reading
     def copy(self) -> "WorldState":
         new = WorldState(self.scene, self._st.copy(), self._out.copy(), self._in.copy(), self.data.copy())
         new.parent_id = id(self)
+        new.parent_serial = self.serial
         return new
 
     def obj(self, oid: ObjId) -> ObjectInfo | None:
@@ -152,6 +172,16 @@ class WorldState:
         """Objects ``a`` with an edge ``(a, rel, oid)``."""
         v = self._in.get((oid, rel))
         return self.scene.inn.get((oid, rel), EMPTY) if v is None else v
+
+    def facts(self, oid: ObjId, rels: tuple[str, ...]) -> tuple:
+        """``(oid, states(oid), targets(oid, rel) for each rel in rels)`` in one call (what a renderer shows)."""
+        out, base = self._out, self.scene.out
+        st = self._st.get(oid)
+        got = [oid, self.scene.states.get(oid, EMPTY) if st is None else st]
+        for rel in rels:
+            v = out.get((oid, rel))
+            got.append(base.get((oid, rel), EMPTY) if v is None else v)
+        return tuple(got)
 
     def has_edge(self, a: ObjId, rel: str, b: ObjId) -> bool:
         return b in self.targets(a, rel)
@@ -211,6 +241,7 @@ class WorldState:
     def set_states(self, oid: ObjId, states: frozenset[str]) -> None:
         self._st[oid] = states
         self.dirty.add(oid)
+        self.log.append(("s", oid))
 
     def add_edge(self, a: ObjId, rel: str, b: ObjId) -> None:
         t = self.targets(a, rel)
@@ -220,6 +251,7 @@ class WorldState:
         self._in[(b, rel)] = self.sources(b, rel) | {a}
         self.dirty.add(a)
         self.dirty.add(b)
+        self.log += (("o", (a, rel)), ("i", (b, rel)))
 
     def remove_edge(self, a: ObjId, rel: str, b: ObjId) -> None:
         t = self.targets(a, rel)
@@ -229,6 +261,7 @@ class WorldState:
         self._in[(b, rel)] = self.sources(b, rel) - {a}
         self.dirty.add(a)
         self.dirty.add(b)
+        self.log += (("o", (a, rel)), ("i", (b, rel)))
 
     def remove_edges_from(self, a: ObjId, rel: str) -> None:
         """Remove every edge ``(a, rel, *)``."""
@@ -237,9 +270,11 @@ class WorldState:
             return
         for b in t:
             self._in[(b, rel)] = self.sources(b, rel) - {a}
+            self.log.append(("i", (b, rel)))
         self._out[(a, rel)] = EMPTY
         self.dirty.add(a)
         self.dirty.update(t)
+        self.log.append(("o", (a, rel)))
 
     def remove_edges_to(self, b: ObjId, rel: str) -> None:
         """Remove every edge ``(*, rel, b)``."""
@@ -248,9 +283,11 @@ class WorldState:
             return
         for a in src:
             self._out[(a, rel)] = self.targets(a, rel) - {b}
+            self.log.append(("o", (a, rel)))
         self._in[(b, rel)] = EMPTY
         self.dirty.add(b)
         self.dirty.update(src)
+        self.log.append(("i", (b, rel)))
 
 
 def _apply_grouped(out: dict, inn: dict, groups, remove: bool) -> set[str]:

@@ -137,9 +137,34 @@ class ReadTrackingState(WorldState):
 
 def changed_keys(a: WorldState, b: WorldState) -> list[tuple[str, Any]]:
     """The read keys (as :class:`ReadTrackingState` records them) whose value differs between two states
-    of the same scene; ``("d", ALL_KEYS)`` comes with any data change."""
+    of the same scene; ``("d", ALL_KEYS)`` comes with any data change. When ``b`` is a copy of ``a``, only the
+    keys its writers logged are compared (:attr:`~.state.WorldState.log`); otherwise every overlay key
+    (:func:`compared_keys`)."""
     if a.scene is not b.scene:
         raise ValueError("changed_keys compares states of one scene")
+    if b.parent_serial != a.serial:
+        return compared_keys(a, b)
+    out: list[tuple[str, Any]] = []
+    tables = {"s": (a._st, b._st, a.scene.states), "o": (a._out, b._out, a.scene.out),
+              "i": (a._in, b._in, a.scene.inn)}
+    for key in dict.fromkeys(b.log):
+        da, db, base = tables[key[0]]
+        k = key[1]
+        old, new = da.get(k, _MISSING), db.get(k, _MISSING)
+        if old is new:
+            continue
+        if old is _MISSING:
+            old = base.get(k, EMPTY)
+        if new is _MISSING:
+            new = base.get(k, EMPTY)
+        if old != new:
+            out.append(key)
+    changed_dict_keys("d", a.data, b.data, out)
+    return out
+
+
+def compared_keys(a: WorldState, b: WorldState) -> list[tuple[str, Any]]:
+    """:func:`changed_keys` by comparing every overlay key of both states (what the log spares)."""
     out: list[tuple[str, Any]] = []
     for tag, da, db, base in (("s", a._st, b._st, a.scene.states), ("o", a._out, b._out, a.scene.out),
                               ("i", a._in, b._in, a.scene.inn)):

@@ -173,19 +173,19 @@ class VirtualHomeWorld:
                 lines, pos, keep, memo = cache["lines"], cache["pos"], cache["keep"], cache["memo"]
                 for oid in state.dirty & keep:
                     # (a line is kept with the facts it shows: objects often return to earlier ones)
-                    facts = (oid, state.states(oid), *[state.targets(oid, rel) for rel in _SHOWN])
+                    facts = state.facts(oid, _SHOWN)
                     line = memo.get(facts)
                     if line is None:
                         if len(memo) >= 4096:
                             memo.clear()
-                        line = memo[facts] = _object_line(state, oid, keep)
+                        line = memo[facts] = _object_line(state, facts, keep)
                     lines[pos[oid]] = line
                 text = "\n".join(lines)
                 cache.update(state=id(state), text=text, ref=state)
                 return text
         ids = sorted(state.scene.objects) if objects is None else sorted(objects)
         keep = frozenset(ids)
-        lines = [_object_line(state, oid, keep) for oid in ids]  # in ``ids`` order
+        lines = [_object_line(state, state.facts(oid, _SHOWN), keep) for oid in ids]  # in ``ids`` order
         text = "\n".join(lines)
         if cache is not None:
             cache.clear()
@@ -197,7 +197,9 @@ class VirtualHomeWorld:
 _SHOWN = ("INSIDE", "ON", "CLOSE", "FACING", "HOLDS_RH", "HOLDS_LH")
 
 
-def _object_line(state: WorldState, oid: int, keep: frozenset) -> str:
+def _object_line(state: WorldState, facts: tuple, keep: frozenset) -> str:
+    """The line of the object whose :meth:`~eai_gym.core.WorldState.facts` (over ``_SHOWN``) are ``facts``."""
+    oid = facts[0]
     memo = state.scene.memo
     labels = memo.get("labels")
     if labels is None:
@@ -207,9 +209,8 @@ def _object_line(state: WorldState, oid: int, keep: frozenset) -> str:
         props = memo["props_text"] = {
             o: "; properties: " + ", ".join(sorted(info.properties)) if info.properties else ""
             for o, info in state.scene.objects.items()}
-    parts = [f"{labels[oid]} states: {', '.join(sorted(state.states(oid))) or '-'}{props[oid]}"]
-    for rel in _SHOWN:
-        t = state.targets(oid, rel)
+    parts = [f"{labels[oid]} states: {', '.join(sorted(facts[1])) or '-'}{props[oid]}"]
+    for rel, t in zip(_SHOWN, facts[2:]):
         if t:
             shown = t & keep
             if shown:
