@@ -64,10 +64,19 @@ def test_the_walks_catch_a_kept_check_that_overlooks_changes(monkeypatch, overlo
         if self._key is not None:
             for i, hit in enumerate(self._kept):  # forget what the kept results read
                 if hit is not None:
-                    self._kept[i] = (hit[0], set() if overlook == "nodes" else hit[1],
-                                     set() if overlook == "edges" else hit[2])
+                    self._kept[i] = (hit[0], {} if overlook == "nodes" else hit[1],
+                                     set() if overlook == "edges" else hit[2], {} if overlook == "edges" else hit[3])
         return real(self, s, conditions, names, protocol, memo)
 
     monkeypatch.setattr(goals.KeptGoalCheck, "check", blind)
+    with pytest.raises(AssertionError):
+        _walk(1500, 0)
+
+
+@pytest.mark.parametrize("compare", ["_same_nodes", "_same_edges"])
+def test_the_walks_catch_a_kept_check_that_takes_changed_reads_for_the_same(monkeypatch, compare):
+    """A condition whose read nodes (edges) the log names is kept only if they are as it read them: taking them
+    for unchanged makes the walks differ."""
+    monkeypatch.setattr(goals, compare, lambda *args: True)
     with pytest.raises(AssertionError):
         _walk(1500, 0)

@@ -240,15 +240,18 @@ class KeptGoalCheck:
     """:func:`check_conditions` that keeps each condition's result with what it read: the objects whose node
     (states, properties) a literal looked up and the sources of the edges whose presence it asked. When the state
     is a copy (of a copy ...) of the last one checked, a condition is decided again only if its log names one of
-    those nodes or sources (:meth:`_affected`: its options and formula are decided by the literals alone, each
-    read in an order that depends only on the values read before); otherwise every condition is. Literals are read
-    through a :class:`GoalView`, so only what a condition decided again reads is worked out. A check that raises
+    those nodes or sources (:meth:`_affected`) and one of the nodes or edges it read differs from what it read
+    (its options and formula are decided by the literals alone, each read in an order that depends only on the
+    values read before); otherwise every condition is. Literals are read through a :class:`GoalView`, so only
+    what a condition decided again reads is worked out. A check that raises
     starts the kept results over. ``tests/envs/test_behavior_goal_check.py`` compares it with
     :func:`check_conditions` along random walks."""
 
     def __init__(self) -> None:
         self._key: tuple | None = None
-        self._kept: list = []  # per condition: (its value, the nodes it read, the sources of the edges it read)
+        #: per condition: (its value, the nodes it read by object, the sources of the edges it read, those edges
+        #: with whether each was there)
+        self._kept: list = []
         self._state: BehaviorState | None = None  # the state of the last check
 
     def check(self, s: BehaviorState, conditions: Sequence[GoalCondition], names: dict[str, str],
@@ -272,14 +275,15 @@ class KeptGoalCheck:
             out = []
             for i, c in enumerate(conditions):
                 hit = kept[i]
-                if hit is not None and changed_nodes.isdisjoint(hit[1]) and changed_sources.isdisjoint(hit[2]):
+                if hit is not None and (changed_nodes.isdisjoint(hit[1]) or _same_nodes(view, changed_nodes, hit[1])) \
+                        and (changed_sources.isdisjoint(hit[2]) or _same_edges(view, changed_sources, hit[3])):
                     out.append(hit[0])
                     continue
-                read_nodes: set = set()
-                read_sources: set = set()
-                test = _reading_literal_test(view, names, protocol, read_nodes, read_sources)
+                read_nodes: dict = {}
+                read_edges: dict = {}
+                test = _reading_literal_test(view, names, protocol, read_nodes, read_edges)
                 v = _condition_holds(s, c, names, protocol, test)
-                kept[i] = (v, read_nodes, read_sources)
+                kept[i] = (v, read_nodes, {e[0] for e in read_edges}, read_edges)
                 out.append(v)
         except BaseException:
             self._key = None  # (some conditions may have been decided on a state the others were not)
@@ -319,17 +323,30 @@ class KeptGoalCheck:
         return names, sources
 
 
-def _reading_literal_test(view: GoalView, names: dict[str, str], protocol: str, read_nodes: set, read_sources: set):
-    """:func:`literal_holds` on ``view`` that records the node or the edge source each literal read."""
+def _reading_literal_test(view: GoalView, names: dict[str, str], protocol: str, read_nodes: dict,
+                          read_edges: dict):
+    """:func:`literal_holds` on ``view`` that records the node each literal read (object -> node) or the edge it
+    asked about (edge -> whether it is there)."""
     def test(lit: Any) -> bool:
         v = literal_holds(lit, view, view, names, protocol)
-        body = literal_tokens(lit)[2]
+        _, negated, body = literal_tokens(lit)
         if len(body) == 2:
-            read_nodes.add(names[body[1]])
+            obj = names[body[1]]
+            read_nodes[obj] = view[obj]
         else:
-            read_sources.add(names[body[1]])
+            read_edges[(names[body[1]], _RENAME.get(body[0], body[0]), names[body[2]])] = v != negated
         return v
     return test
+
+
+def _same_nodes(view: GoalView, changed: set, read: dict) -> bool:
+    """Whether each node in ``read`` whose object is in ``changed`` is the same in ``view``."""
+    return all(view[n] == read[n] for n in changed.intersection(read))
+
+
+def _same_edges(view: GoalView, sources: set, read: dict) -> bool:
+    """Whether each edge in ``read`` from an object in ``sources`` is (or is not) there in ``view`` as it was."""
+    return all((e in view) == there for e, there in read.items() if e[0] in sources)
 
 
 def _condition_holds(s: BehaviorState, c: GoalCondition, names: dict[str, str], protocol: str, test) -> bool:
