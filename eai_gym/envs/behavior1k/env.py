@@ -65,9 +65,10 @@ class Behavior1KEnv(TaskTextEnv):
     def catalogue(self, task: Task) -> Sequence[Action]:  # type: ignore[override]
         """The activity's catalogue (:meth:`~.world.Behavior1KWorld.catalogue`; its actions made when first read)
         and its kept mask."""
-        self._calls = calls = catalogue_calls(task.id)
-        # the activity's kept answers carry over from its last episode in this env
-        self._mask = self._kept_masks.take(task.id, lambda: KeptMask(self.world.legal, calls, task.id))
+        # the activity's kept answers carry over from its last episode in this env (and its catalogue's calls)
+        self._mask = self._kept_masks.take(
+            task.id, lambda: KeptMask(self.world.legal, catalogue_calls(task.id), task.id))
+        self._calls = self._mask.calls
         self.actions = Catalogue(self._calls)  # type: ignore[assignment]
         return self.actions
 
