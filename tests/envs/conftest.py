@@ -1,12 +1,14 @@
-"""Helpers the env tests share, as fixtures: BEHAVIOR-1K's mask by brute force, and benchmarks/walk_digest.py."""
+"""Helpers the env tests share, as fixtures: BEHAVIOR-1K's mask by brute force, benchmarks/walk_digest.py, and
+seeded random legal walks."""
 
 from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
+import gymnasium as gym
 import numpy as np
 import pytest
 
@@ -44,3 +46,24 @@ def walk_digest() -> ModuleType:
     mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(mod)  # type: ignore[union-attr]
     return mod
+
+
+def _random_legal_steps(env_id: str, steps: int, seed: int, **kwargs: Any) -> Iterator[tuple[Any, int, Any, Any]]:
+    """``(unwrapped env, step number, state before, state after)`` after each step of a seeded random legal walk in
+    index mode (a reset every 50 steps and when an episode ends)."""
+    env = gym.make(env_id, action_mode="index", **kwargs)
+    inner = env.unwrapped
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    for n in range(1, steps + 1):
+        last = inner.episode.state
+        obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        yield inner, n, last, inner.episode.state
+        if term or trunc or n % 50 == 0:
+            obs, info = env.reset(seed=seed * 10_000 + n)
+
+
+@pytest.fixture(scope="session")
+def random_steps() -> Callable[..., Iterator[tuple[Any, int, Any, Any]]]:
+    """``random_steps(env_id, steps, seed, **env_kwargs)``: the steps of a seeded random legal walk."""
+    return _random_legal_steps
