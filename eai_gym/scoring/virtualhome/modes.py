@@ -7,35 +7,22 @@ import json
 from typing import Any, Mapping
 
 from ..eai_output import eai_identifier, extract_steps
-from ..jobs import Jobs
 from ..similarity import PlanItemError
 
 
-def _world(protocol: str, *rest: Any) -> tuple:
-    from ...envs.virtualhome.world import VirtualHomeWorld
-
-    return (VirtualHomeWorld(protocol), protocol, *rest)
+def __getattr__(name: str) -> Any:
+    """``action_jobs`` and ``subgoal_jobs``: the jobs builders live with their scorers, so that resolving the
+    entry point imports the mode's code (``eai-gym score`` resolves it before its clock starts)."""
+    if name == "action_jobs":
+        from .action_sequencing import jobs
+        return jobs
+    if name == "subgoal_jobs":
+        from .subgoal_decomposition import jobs as subgoal_jobs
+        return subgoal_jobs
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ------------------------------------------------------------------------------ action_sequencing
-def _action(ctx: tuple, item: Any) -> dict:
-    from .action_sequencing import score_item
-
-    world, protocol, shortcut = ctx
-    return score_item(item, protocol, world, shortcut)
-
-
-def action_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: Any = None) -> Jobs:
-    shortcut = None if options["gold_shortcut"] is None else options["gold_shortcut"] == "on"
-
-    def summarize(records: list) -> dict:
-        from ...metrics.eai_summary import summarize
-
-        summary, counters = summarize([r["counts"] for r in records], protocol)
-        return {"summary": summary, "counters": counters}
-    return Jobs(_action, list(items), summarize, _world, (protocol, shortcut), summary_fields=("counts",))
-
-
 def action_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every task's annotated gold script as an EAI output item."""
     from ...envs.virtualhome.tasks import gold_plan_json, task_ids
@@ -44,20 +31,6 @@ def action_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 # ------------------------------------------------------------------------------ subgoal_decomposition
-def _subgoal(ctx: tuple, job: tuple) -> dict:
-    from .subgoal_decomposition import score_job
-
-    world, protocol = ctx
-    return score_job(job, protocol, world)
-
-
-def subgoal_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: Any = None) -> Jobs:
-    from . import subgoal_decomposition as vs
-
-    return Jobs(_subgoal, vs.plan_items(items, protocol, options["seed"]), lambda rs: {"summary": vs.summarize(rs)},
-                _world, (protocol,), summary_fields=vs.SUMMARY_FIELDS)
-
-
 def subgoal_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The subgoal plan derived from each task's goal (tasks with a temporal-logic goal)."""
     from ...envs.virtualhome.tasks import task_ids

@@ -19,7 +19,7 @@ import random
 from functools import lru_cache
 from itertools import islice
 import re
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from ...core.errors import UnknownTaskError
 from ...envs.virtualhome.subgoals import SubgoalCrash, choose, goal_subgoal_plan, search, split, vocabulary
@@ -29,6 +29,7 @@ from ...logic import tl
 from ...metrics.eai_subgoal import summarize_subgoal
 from ...metrics.plan_similarity import similarity_record
 from ..eai_subgoal_output import NotParseable, output_entries
+from ..jobs import Jobs
 
 MAX_PATHS = 256
 
@@ -311,3 +312,20 @@ def score_items(items: Iterable[Any], protocol: str = "fixed", seed: int = 0) ->
     world = VirtualHomeWorld(protocol)
     records = [score_job(job, protocol, world) for job in plan_items(items, protocol, seed)]
     return {"summary": summarize(records), "tasks": records}
+
+
+# ------------------------------------------------------------------------------ eai-gym score (the registry's jobs)
+def _context(protocol: str) -> tuple:
+    return VirtualHomeWorld(protocol), protocol
+
+
+def _unit(ctx: tuple, job: tuple) -> dict:
+    world, protocol = ctx
+    return score_job(job, protocol, world)
+
+
+def jobs(items: list, protocol: str, options: Mapping[str, Any], mode: Any = None) -> Jobs:
+    """The work of ``eai-gym score virtualhome --mode subgoal_decomposition`` (``options["seed"]``: the
+    eai-1.0.5 RNG's seed)."""
+    return Jobs(_unit, plan_items(items, protocol, options["seed"]), lambda rs: {"summary": summarize(rs)},
+                _context, (protocol,), summary_fields=SUMMARY_FIELDS)
