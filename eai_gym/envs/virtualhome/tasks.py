@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache, partial
+from itertools import chain
 from typing import Any, Callable, Iterator
 
 from ...core import ObjectInfo, Scene, Task, UnknownTaskError, WorldState
@@ -153,10 +154,11 @@ def load_task(task_id: str) -> Task[WorldState]:
 def _load_task(task_id: str) -> Task[WorldState]:
     rec, derived = _task(task_id)
     init, final = rec["init"], rec["final"]
-    scene = _base_scene().derive(
-        set_objects=[_obj(n) for n in init["nodes"]["objects"]],
-        del_objects=init["nodes"]["del"],
-        set_states=[(n[0], n[4]) for n in init["nodes"]["objects"]] + init["nodes"]["states"],
+    nodes = init["nodes"]
+    scene = _base_scene().derive(  # made when first read (a task read only for its goal never builds it)
+        set_objects=map(_obj, nodes["objects"]),
+        del_objects=nodes["del"],
+        set_states=chain(((n[0], n[4]) for n in nodes["objects"]), nodes["states"]),
         add_edges=init["edges"]["add"],
         del_edges=init["edges"]["del"],
     )
