@@ -1,6 +1,6 @@
-"""The packed VirtualHome task file (scene_1.bin, format 5): what it precomputes equals what loading derived
-before (the base scene's edge indexes, the goal lists without duplicates), it packs back to the same bytes, and
-a damaged or foreign file gives a clear error."""
+"""The packed VirtualHome task file (scene_1.bin, format 6): what it precomputes equals what loading derived
+before (the base scene's edge indexes, the goal lists without duplicates), it packs back to the same bytes, read
+from the file a task at a time it gives what its bytes give, and a damaged or foreign file gives a clear error."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def _dedup(items: list) -> tuple:
 def test_base_scene_equals_the_scene_built_from_its_edges() -> None:
     h = task_data.packed().header
     built = Scene((tasks._obj(n) for n in h["base_nodes"]), {n[0]: n[4] for n in h["base_nodes"]},
-                  [(f, r, t) for f, r, ts in h["base_edges"] for t in ts])
+                  [(f, r, t) for f, r, ts in task_data.packed().base_edges() for t in ts])
     loaded = tasks._base_scene()
     for slot in Scene.__slots__:  # every slot, so that a new one the constructor derives is not left out
         assert getattr(loaded, slot) == getattr(built, slot), slot
@@ -61,6 +61,21 @@ def test_the_file_packs_back_to_the_same_bytes() -> None:
     assert pack_virtualhome.pack(pack_virtualhome.unpack_scene(data)) == data
 
 
+def test_reading_a_task_at_a_time_from_the_file_gives_what_the_bytes_give() -> None:
+    data = task_data._read()
+    whole, from_file = task_data.Packed(data), task_data.packed()
+    assert from_file.header == whole.header and from_file.base_edges() == whole.base_edges()
+    assert all(from_file.task(t) == whole.task(t) for t in tasks.task_ids())
+    reads = []
+
+    def read(offset: int, n: int) -> bytes:
+        reads.append(n)
+        return data[offset:offset + n]
+    lazy = task_data.Packed(read)
+    assert sum(reads) < len(data) / 10  # the header only
+    assert lazy.task("27_2") == whole.task("27_2") and reads[-1] == whole.index["27_2"][1]
+
+
 def test_unknown_ids_and_damaged_files_give_clear_errors() -> None:
     from eai_gym.core import UnknownTaskError
 
@@ -82,6 +97,13 @@ def test_unknown_ids_and_damaged_files_give_clear_errors() -> None:
     damaged[at:at + n] = b"\xff" * n
     with pytest.raises(task_data.TaskDataError, match="cannot decode task '27_2'"):
         task_data.Packed(bytes(damaged)).task("27_2")
+    with pytest.raises(task_data.TaskDataError, match="cannot decode task '27_2'"):  # a file cut short
+        task_data.Packed(bytes(damaged[:at + n // 2])).task("27_2")
+    import marshal
+
+    head = marshal.dumps({"format": 5})
+    with pytest.raises(task_data.TaskDataError, match="format 5, this eai-gym reads format 6"):
+        task_data.Packed(task_data.MAGIC + len(head).to_bytes(4, "little") + head)
 
 
 @pytest.mark.parametrize("task_id", ["27_2", tasks.task_ids()[-1]])
