@@ -56,6 +56,13 @@ def test_every_task_loads_with_its_goals_deduplicated() -> None:
         assert not any(i in scene.objects for i in init["del"])
 
 
+def test_object_names_are_the_names_of_the_task_scene_objects_without_building_it() -> None:
+    for t in tasks.task_ids():
+        names = tasks.object_names(t)
+        scene = tasks.load_task(t).initial_state.scene
+        assert list(names.items()) == [(i, o.name) for i, o in scene.objects.items()], t
+
+
 def test_the_file_packs_back_to_the_same_bytes() -> None:
     data = task_data._read()
     assert pack_virtualhome.pack(pack_virtualhome.unpack_scene(data)) == data

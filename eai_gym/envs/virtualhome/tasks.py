@@ -198,6 +198,23 @@ def _final_state(initial: WorldState, final: dict) -> WorldState:
     return final_state
 
 
+@lru_cache(maxsize=1)
+def _base_names() -> dict[int, str]:
+    return {n[0]: n[1] for n in packed().header["base_nodes"]}
+
+
+def object_names(task_id: str) -> dict[int, str]:
+    """The class name of every object of a task's initial graph by id, in its scene's order, without building its
+    scene (cheap)."""
+    nodes = task_record(task_id)["init"]["nodes"]
+    names = dict(_base_names())
+    for oid in nodes["del"]:
+        names.pop(oid, None)
+    for n in nodes["objects"]:
+        names[n[0]] = n[1]
+    return names
+
+
 def initial_objects(task_id: str) -> tuple[dict[int, ObjectInfo], dict[int, frozenset[str]]]:
     """The objects and unary states of a task's initial graph, without building its state (cheap)."""
     nodes = task_record(task_id)["init"]["nodes"]

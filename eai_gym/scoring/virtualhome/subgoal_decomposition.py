@@ -23,7 +23,7 @@ from typing import Any, Iterable, Mapping
 
 from ...core.errors import UnknownTaskError
 from ...envs.virtualhome.subgoals import SubgoalCrash, choose, goal_subgoal_plan, search, split, vocabulary
-from ...envs.virtualhome.tasks import load_task, task_record
+from ...envs.virtualhome.tasks import load_task, object_names, task_record
 from ...envs.virtualhome.world import VirtualHomeWorld, check_protocol
 from ...logic import tl
 from ...metrics.eai_subgoal import summarize_subgoal
@@ -187,9 +187,10 @@ def _similarity(llm_output: Any, task) -> dict | None:
 
 
 @lru_cache(maxsize=1024)
-def _object_names(scene: Any) -> tuple[dict[int, str], frozenset[str]]:
-    """A scene's object names by id, and the set of its class names (each item of a task reads them)."""
-    id_to_name = {o.id: o.name for o in scene.objects.values()}
+def _object_names(task_id: str) -> tuple[dict[int, str], frozenset[str]]:
+    """A task's object names by id, and the set of its class names (each item of a task reads them), from its
+    record: a plan that fails these checks never builds the task's scene."""
+    id_to_name = object_names(task_id)
     return id_to_name, frozenset(id_to_name.values())
 
 
@@ -220,7 +221,7 @@ def _run(rec, task, llm_output, protocol, rng, world, draws_only=False) -> None:
             rec.update(category="Hallucination", hallucination="UnknownPrimitive", message=str(e))
             return
         raise
-    sem = _semantic(formula, *_object_names(task.initial_state.scene))
+    sem = _semantic(formula, *_object_names(task.id))
     if sem is not None:
         kind = "IncorrectParamLength" if sem["IncorrectParamLength"] else "ObjectNotInScene"
         rec.update(category="Hallucination", hallucination=kind, message=sem["error_info"].strip(),
