@@ -15,7 +15,6 @@ import time
 from typing import Any, NoReturn, Sequence
 
 from . import __version__, registry
-from .cli_explore import add_parsers, run
 
 
 def _map(args: argparse.Namespace, items: list, jobs: Any, all_options: dict) -> tuple[list, dict, Any]:
@@ -192,7 +191,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         add_prompts_parser(sub)
     if command in (None, "serve"):
         _add_serve_parser(sub)
-    explore = add_parsers(sub) if command is None or command in COMMANDS[4:] else {}
+    explore = {}
+    if command is None or command in COMMANDS[4:]:
+        from .cli_explore import add_parsers
+
+        explore = add_parsers(sub)
     p.set_defaults(explore=explore)
     return p
 
@@ -305,6 +308,8 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: S
                   file=sys.stderr)
             return 130
     if args.command in args.explore:
+        from .cli_explore import run
+
         return run(args.explore[args.command], args)
     parser.error(f"unknown command {args.command!r}")
     return 2

@@ -87,19 +87,25 @@ class Packed:
         return self._blob(self.header["base_edges_at"], "the base edges")
 
 
-def _path() -> str:
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "virtualhome", FILE_NAME)
+def _path(name: str = FILE_NAME) -> str:
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "virtualhome", name)
+
+
+def data_file(name: str) -> bytes:
+    """The bytes of a file of ``eai_gym/data/virtualhome/`` (read as a plain file where the package is a folder, so
+    that ``importlib.resources`` is imported only where it is not, e.g. a zip)."""
+    path = _path(name)
+    if os.path.exists(path):
+        with open(path, "rb") as f:
+            return f.read()
+    from importlib import resources
+
+    return (resources.files("eai_gym.data") / "virtualhome" / name).read_bytes()
 
 
 def _read() -> bytes:
     """The whole packed file."""
-    path = _path()
-    if os.path.exists(path):
-        with open(path, "rb") as f:
-            return f.read()
-    from importlib import resources  # an installation that is not a plain folder (e.g. a zip)
-
-    return (resources.files("eai_gym.data") / "virtualhome" / FILE_NAME).read_bytes()
+    return data_file(FILE_NAME)
 
 
 def _file_reader() -> Reader | None:

@@ -6,13 +6,14 @@ See ``eai_gym/data/virtualhome/PROVENANCE.md`` for where the data comes from.
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from itertools import chain
 from typing import Any, Callable, Iterator
 
 from ...core import ObjectInfo, Scene, Task, UnknownTaskError, WorldState
-from .task_data import packed
+from .task_data import data_file, packed
 
 CHARACTER_ID = 65
 
@@ -83,12 +84,14 @@ class VirtualHomeTaskData:
 
 @lru_cache(maxsize=1)
 def _resources() -> dict:
-    import gzip
-    from importlib import resources
+    data = data_file("resources.json.gz")
+    unzip = zlib.decompressobj(31)  # gzip's format, without importing gzip
+    text = unzip.decompress(data) + unzip.flush()
+    if not unzip.eof or unzip.unused_data:  # not one whole gzip member: let gzip read it (or say why not)
+        import gzip
 
-    ref = resources.files("eai_gym.data") / "virtualhome" / "resources.json.gz"
-    with ref.open("rb") as f:
-        return json.loads(gzip.decompress(f.read()))
+        text = gzip.decompress(data)
+    return json.loads(text)
 
 
 def class_resources() -> dict:

@@ -4,10 +4,10 @@ the actions plan similarity compares."""
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from ..eai_output import eai_identifier, extract_steps
-from ..similarity import PlanItemError
+if TYPE_CHECKING:
+    from ..jobs import Jobs
 
 
 def __getattr__(name: str) -> Any:
@@ -43,6 +43,9 @@ def subgoal_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
 # ------------------------------------------------------------------------------ similarity
 def script_actions(llm_output: Any) -> list[str]:
     """The actions of an EAI VirtualHome output as script lines (``[WALK] <kitchen> (11)``)."""
+    from ..eai_output import extract_steps  # imported here: the other modes' entry points need neither
+    from ..similarity import PlanItemError
+
     if not isinstance(llm_output, str):
         raise PlanItemError(f"llm_output must be a string, got {type(llm_output).__name__}")
     plan = extract_steps(llm_output, "fixed")
@@ -52,6 +55,8 @@ def script_actions(llm_output: Any) -> list[str]:
 
 
 def similarity_actions(item: Any) -> tuple[str, list[str]]:
+    from ..eai_output import eai_identifier
+
     return eai_identifier(item), script_actions(item["llm_output"])
 
 
@@ -59,7 +64,6 @@ def gold_actions(key: str, options: Mapping[str, Any]) -> list[str]:
     from ...envs.virtualhome.tasks import load_task
 
     return list(load_task(key).metadata["virtualhome"].gold_script)
-
 
 
 # ------------------------------------------------------------------------------ goal_interpretation
