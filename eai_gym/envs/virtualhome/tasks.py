@@ -218,6 +218,23 @@ def object_names(task_id: str) -> dict[int, str]:
     return names
 
 
+@lru_cache(maxsize=1)
+def _base_labels() -> dict[int, str]:
+    return {n[0]: f"{n[1]}.{n[0]}" for n in packed().header["base_nodes"]}
+
+
+def object_labels(task_id: str) -> tuple[str, ...]:
+    """The objects of a task's initial graph as temporal-logic formulas name them (``"tv.426"``), in its scene's
+    order (:func:`eai_gym.envs.virtualhome.subgoals.object_labels` of its scene), without building its scene."""
+    nodes = task_record(task_id)["init"]["nodes"]
+    labels = dict(_base_labels())
+    for oid in nodes["del"]:
+        labels.pop(oid, None)
+    for n in nodes["objects"]:
+        labels[n[0]] = f"{n[1]}.{n[0]}"
+    return tuple(labels.values())
+
+
 def initial_objects(task_id: str) -> tuple[dict[int, ObjectInfo], dict[int, frozenset[str]]]:
     """The objects and unary states of a task's initial graph, without building its state (cheap)."""
     nodes = task_record(task_id)["init"]["nodes"]

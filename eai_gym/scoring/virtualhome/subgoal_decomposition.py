@@ -23,7 +23,7 @@ from typing import Any, Iterable, Mapping
 
 from ...core.errors import UnknownTaskError
 from ...envs.virtualhome.subgoals import SubgoalCrash, choose, goal_subgoal_plan, search, split, vocabulary
-from ...envs.virtualhome.tasks import load_task, object_names, task_record
+from ...envs.virtualhome.tasks import load_task, object_labels, object_names, task_record
 from ...envs.virtualhome.world import VirtualHomeWorld, check_protocol
 from ...logic import tl
 from ...metrics.eai_subgoal import summarize_subgoal
@@ -108,14 +108,16 @@ def _predicate_params() -> dict[str, int]:
     return out
 
 
-def goal_counts(task, actions) -> dict[str, int]:
-    """The reference's goal counts for the chosen action sequence (replayed from the start)."""
-    world = VirtualHomeWorld("eai-1.0.5")
-    state = task.initial_state
-    for a in actions:
-        res = world.try_action(state, a)
-        if not hasattr(res, "kind"):
-            state = res
+def goal_counts(task, actions, state: Any = None) -> dict[str, int]:
+    """The reference's goal counts for the chosen action sequence (replayed from the start under eai-1.0.5's
+    rules; ``state``: the state that replay ends in, if known)."""
+    if state is None:
+        world = VirtualHomeWorld("eai-1.0.5")
+        state = task.initial_state
+        for a in actions:
+            res = world.try_action(state, a)
+            if not hasattr(res, "kind"):
+                state = res
     raw = task.metadata["virtualhome"].raw_goal
     nodes = [g for g in raw["goal"] if {"id", "class_name", "state"} <= g.keys()]
     edges: list[dict] = []
@@ -237,7 +239,9 @@ def _run(rec, task, llm_output, protocol, rng, world, draws_only=False) -> None:
         paths = [[g for g in p if isinstance(g, tl.Primitive)] for p in paths]
     if draws_only:
         return
-    results = [search(world, task.initial_state, p, goal, reference_crash=protocol == "eai-1.0.5") for p in paths]
+    labels = object_labels(task.id)
+    ref = protocol == "eai-1.0.5"
+    results = [search(world, task.initial_state, p, goal, reference_crash=ref, labels=labels) for p in paths]
     executable = any(r[0] for r in results)
     feasible = [b for r in results for b in r[1]]
     failed = [b for r in results for b in r[2]]
@@ -250,7 +254,7 @@ def _run(rec, task, llm_output, protocol, rng, world, draws_only=False) -> None:
                         "action": e["action"]} for e in best.errors],
                actions=[f"[{a.name}]" + "".join(f" <{n}> ({i})" for n, i in zip(a.arg_names, a.args))
                         for a in best.actions],
-               goal=goal_counts(task, best.actions))
+               goal=goal_counts(task, best.actions, best.state if ref else None))  # (search ran eai-1.0.5's rules)
 
 
 def plan_items(items: Iterable[Any], protocol: str = "fixed", seed: int = 0) -> list[tuple]:
