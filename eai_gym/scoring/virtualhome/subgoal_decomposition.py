@@ -179,13 +179,21 @@ def gold_subgoals(task_id: str) -> list[str] | None:
     return None if gold is None else list(gold)
 
 
+@lru_cache(maxsize=4096)
+def _plain_subgoals(llm_output: str) -> tuple[str, ...] | NotParseable:
+    try:
+        return tuple(read_subgoals(llm_output, None))
+    except NotParseable as e:
+        return e
+
+
 def _similarity(llm_output: Any, task) -> dict | None:
     """The subgoal list against the task's gold subgoal plan (its goal split at ``then``), if it has one."""
     gold = gold_subgoals(task.id) if task.goal.tl_goal else None
-    try:
-        return None if gold is None else similarity_record(read_subgoals(llm_output, None), gold)
-    except NotParseable:
-        return similarity_record([], gold)
+    if gold is None:
+        return None
+    plan = _plain_subgoals(llm_output) if isinstance(llm_output, str) else NotParseable()
+    return similarity_record([] if isinstance(plan, NotParseable) else list(plan), gold)
 
 
 @lru_cache(maxsize=1024)
@@ -214,6 +222,23 @@ def _parse(text: str) -> tl.Formula:
     return out
 
 
+@lru_cache(maxsize=16384)
+def _semantics(text: str, task_id: str) -> dict | None | NotParseable:
+    try:
+        return _semantic(_parse(text), *_object_names(task_id))
+    except NotParseable as e:
+        return e
+
+
+def _checked(text: str, task_id: str) -> dict | None:
+    """:func:`_semantic` of the parsed ``text`` against the task's objects, remembered (:func:`plan_items` and
+    the scoring that follows it check the same plans; the report is only read)."""
+    out = _semantics(text, task_id)
+    if isinstance(out, NotParseable):
+        raise NotParseable(str(out))
+    return out
+
+
 def _run(rec, task, llm_output, protocol, rng, world, draws_only=False) -> None:
     subgoals = read_subgoals(llm_output, rng if protocol == "eai-1.0.5" else None)
     try:
@@ -223,7 +248,7 @@ def _run(rec, task, llm_output, protocol, rng, world, draws_only=False) -> None:
             rec.update(category="Hallucination", hallucination="UnknownPrimitive", message=str(e))
             return
         raise
-    sem = _semantic(formula, *_object_names(task.id))
+    sem = _checked(" then ".join(subgoals), task.id)
     if sem is not None:
         kind = "IncorrectParamLength" if sem["IncorrectParamLength"] else "ObjectNotInScene"
         rec.update(category="Hallucination", hallucination=kind, message=sem["error_info"].strip(),
