@@ -43,3 +43,23 @@ def test_goal_counts_of_the_branch_state_equal_the_replay_s() -> None:
                 assert sd.goal_counts(task, branch.actions, branch.state) == sd.goal_counts(task, branch.actions), t
                 checked += 1
     assert checked > 200
+
+
+def _unwrap_char_by_char(formula: str) -> str:
+    f = formula.strip()
+    while f.startswith("(") and f.endswith(")"):
+        depth = 0
+        for i, ch in enumerate(f):
+            depth += (ch == "(") - (ch == ")")
+            if depth == 0 and i < len(f) - 1:
+                return f
+        f = f[1:-1].strip()
+    return f
+
+
+def test_unwrap_removes_the_enclosing_parentheses_as_a_walk_over_every_character_does() -> None:
+    goals = [tasks.task_record(t)["tl_goal"] for t in tasks.task_ids() if tasks.task_record(t)["tl_goal"]]
+    rng = random.Random(0)
+    soup = ["".join(rng.choice("() a\n") for _ in range(rng.randint(0, 12))) for _ in range(20000)]
+    for text in goals + [f"({g})" for g in goals] + [f"(( {g} ) )" for g in goals] + soup:
+        assert subgoals._unwrap(text) == _unwrap_char_by_char(text), text

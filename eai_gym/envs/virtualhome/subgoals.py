@@ -239,21 +239,22 @@ def choose(feasible: list[Branch], failed: list[Branch]) -> tuple[Branch | None,
     return choose_branch(feasible, failed, lambda b: len(b.actions))
 
 
+#: what :func:`_unwrap` and :func:`split_then` look at: parentheses, and the separator
+_PAREN = re.compile(r"[()]")
+_PAREN_OR_THEN = re.compile(r"[()]| then ")
+
+
 def _unwrap(formula: str) -> str:
     """Remove parentheses that enclose the whole formula."""
     f = formula.strip()
     while f.startswith("(") and f.endswith(")"):
         depth = 0
-        for i, ch in enumerate(f):
-            depth += (ch == "(") - (ch == ")")
-            if depth == 0 and i < len(f) - 1:
+        for m in _PAREN.finditer(f):  # (jumping from parenthesis to parenthesis: depth changes only there)
+            depth += 1 if m.group() == "(" else -1
+            if depth == 0 and m.start() < len(f) - 1:
                 return f
         f = f[1:-1].strip()
     return f
-
-
-#: what :func:`split_then` looks at: parentheses and the separator
-_PAREN_OR_THEN = re.compile(r"[()]| then ")
 
 
 def split_then(formula: str) -> list[str]:
