@@ -110,12 +110,15 @@ def _read() -> bytes:
 
 def _file_reader() -> Reader | None:
     """A reader of the packed file where it lies (kept open for the life of the process), or None if it is not a
-    plain file."""
+    plain file or the system has no ``os.pread`` (Windows)."""
+    pread = getattr(os, "pread", None)
+    if pread is None:
+        return None
     try:
         fd = os.open(_path(), os.O_RDONLY)
     except OSError:
         return None
-    return lambda offset, n: os.pread(fd, n, offset)
+    return lambda offset, n: pread(fd, n, offset)
 
 
 @lru_cache(maxsize=1)
