@@ -79,10 +79,13 @@ print(json.dumps({"cpu_s": cpu, "scored_in_cpu_s": marks[1] - marks[0], "code": 
 """
 
 #: where the CPU time of one ``score`` command goes after ``import eai_gym.cli``, part by part, through public
-#: names only: building the parser and parsing, importing the scoring modules, reading the task file, loading the
+#: names only (but for the scenes, below): building the parser and parsing, importing the scoring modules, reading the task file, loading the
 #: items' tasks, then (on the warm process) ``main`` itself: the second parse is cheap, the rest is scoring, the summary
 #: and the results file. "total" adds the parts (the second parse left out); "of_which_collector": the CPU time
-#: the cyclic garbage collector took from the first part to the end (the second parse included). From the
+#: the cyclic garbage collector took from the first part to the end (the second parse included); "of_which_scenes":
+#: the CPU time building the tasks' scenes (the method that applies ``Scene.derive``'s changes, timed: when a task
+#: is loaded where the tree derives scenes at once, in the part that first reads the scene where it makes them on
+#: first read). From the
 #: imports on, the collector runs as the command runs it while it scores
 #: (:func:`eai_gym.scoring.runner.fewer_collections`)
 PHASES = r"""
@@ -112,6 +115,21 @@ collector.__enter__()            # dropped context manager's generator would be 
 for m in modules:
     importlib.import_module(m)
 t2 = pt()
+from eai_gym.core.state import Scene  # (imported above)
+in_scenes = [0.0]  # CPU time building the tasks' scenes, wherever that happens (loading or, made on first read, scoring)
+build_name = "_apply" if hasattr(Scene, "_apply") else "derive"
+build = getattr(Scene, build_name)
+
+
+def timed_build(*a, **k):
+    t = pt()
+    try:
+        return build(*a, **k)
+    finally:
+        in_scenes[0] += pt() - t
+
+
+setattr(Scene, build_name, timed_build)
 from eai_gym.envs.virtualhome import tasks
 tasks.load_task(tasks.task_ids()[0])
 t3 = pt()
@@ -128,7 +146,8 @@ with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.St
     cli.main(argv)
 t6 = pt()
 print(json.dumps({"parser": t1 - t0, "imports": t2 - t1, "task_file": t3 - t2, "tasks": t4 - t3,
-                  "scoring_and_results": t6 - t5, "total": t2 - t0 + t4 - t2 + t6 - t5, "of_which_collector": in_gc[0]}))
+                  "scoring_and_results": t6 - t5, "total": t2 - t0 + t4 - t2 + t6 - t5, "of_which_collector": in_gc[0],
+                  "of_which_scenes": in_scenes[0]}))
 """
 
 
