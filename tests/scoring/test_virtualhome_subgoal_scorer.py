@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import json
 import random
+import sys
+from pathlib import Path
 
 from eai_gym.envs.virtualhome import subgoals, tasks
 from eai_gym.envs.virtualhome.world import VirtualHomeWorld
 from eai_gym.logic import tl
 from eai_gym.scoring.virtualhome import subgoal_decomposition as sd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
 
 def test_object_labels_from_the_record_are_the_scene_s() -> None:
@@ -45,21 +49,11 @@ def test_goal_counts_of_the_branch_state_equal_the_replay_s() -> None:
     assert checked > 200
 
 
-def _unwrap_char_by_char(formula: str) -> str:
-    f = formula.strip()
-    while f.startswith("(") and f.endswith(")"):
-        depth = 0
-        for i, ch in enumerate(f):
-            depth += (ch == "(") - (ch == ")")
-            if depth == 0 and i < len(f) - 1:
-                return f
-        f = f[1:-1].strip()
-    return f
-
-
 def test_unwrap_removes_the_enclosing_parentheses_as_a_walk_over_every_character_does() -> None:
+    from behavior_subgoal_reference import strip_outer as unwrap_char_by_char  # the same loop, in tools/
+
     goals = [tasks.task_record(t)["tl_goal"] for t in tasks.task_ids() if tasks.task_record(t)["tl_goal"]]
     rng = random.Random(0)
     soup = ["".join(rng.choice("() a\n") for _ in range(rng.randint(0, 12))) for _ in range(20000)]
     for text in goals + [f"({g})" for g in goals] + [f"(( {g} ) )" for g in goals] + soup:
-        assert subgoals._unwrap(text) == _unwrap_char_by_char(text), text
+        assert subgoals._unwrap(text) == unwrap_char_by_char(text), text
