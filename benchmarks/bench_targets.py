@@ -85,7 +85,7 @@ print(json.dumps({"cpu_s": cpu, "scored_in_cpu_s": marks[1] - marks[0], "code": 
 #: the cyclic garbage collector took from the first part to the end (the second parse included); "of_which_scenes":
 #: the CPU time building the tasks' scenes (the method that applies ``Scene.derive``'s changes, timed: when a task
 #: is loaded where the tree derives scenes at once, in the part that first reads the scene where it makes them on
-#: first read). From the
+#: first read); "of_which_records": decoding the tasks' records (``task_data.Packed.task``). From the
 #: imports on, the collector runs as the command runs it while it scores
 #: (:func:`eai_gym.scoring.runner.fewer_collections`)
 PHASES = r"""
@@ -116,20 +116,25 @@ for m in modules:
     importlib.import_module(m)
 t2 = pt()
 from eai_gym.core.state import Scene  # (imported above)
-in_scenes = [0.0]  # CPU time building the tasks' scenes, wherever that happens (loading or, made on first read, scoring)
-build_name = "_apply" if hasattr(Scene, "_apply") else "derive"
-build = getattr(Scene, build_name)
+from eai_gym.envs.virtualhome.task_data import Packed
+timers = {"scenes": [0.0], "records": [0.0]}  # CPU time building the tasks' scenes (wherever that happens: loading
+                                             # or, made on first read, scoring) and decoding their records
 
 
-def timed_build(*a, **k):
-    t = pt()
-    try:
-        return build(*a, **k)
-    finally:
-        in_scenes[0] += pt() - t
+def timed(cls, name, total):
+    method = getattr(cls, name)
+
+    def run(*a, **k):
+        t = pt()
+        try:
+            return method(*a, **k)
+        finally:
+            total[0] += pt() - t
+    setattr(cls, name, run)
 
 
-setattr(Scene, build_name, timed_build)
+timed(Scene, "_apply" if hasattr(Scene, "_apply") else "derive", timers["scenes"])
+timed(Packed, "task", timers["records"])
 from eai_gym.envs.virtualhome import tasks
 tasks.load_task(tasks.task_ids()[0])
 t3 = pt()
@@ -147,7 +152,7 @@ with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.St
 t6 = pt()
 print(json.dumps({"parser": t1 - t0, "imports": t2 - t1, "task_file": t3 - t2, "tasks": t4 - t3,
                   "scoring_and_results": t6 - t5, "total": t2 - t0 + t4 - t2 + t6 - t5, "of_which_collector": in_gc[0],
-                  "of_which_scenes": in_scenes[0]}))
+                  "of_which_scenes": timers["scenes"][0], "of_which_records": timers["records"][0]}))
 """
 
 
