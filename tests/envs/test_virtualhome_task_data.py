@@ -63,6 +63,35 @@ def test_object_names_are_the_names_of_the_task_scene_objects_without_building_i
         assert list(names.items()) == [(i, o.name) for i, o in scene.objects.items()], t
 
 
+def test_the_final_graph_read_from_the_record_is_the_final_state() -> None:
+    """Every fact the goal check can read (every object's states, every edge of the base scene, the task's
+    changes and the final state, and some that exist nowhere), and the gold check itself, on every task."""
+    import random
+
+    from eai_gym.envs.virtualhome.goals import evaluate_goals
+
+    rng = random.Random(0)
+    base = tasks._base_scene()
+    for t in tasks.task_ids():
+        task = tasks.load_task(t)
+        final, view = task.metadata["virtualhome"].final_state, tasks.final_graph(t)
+        assert view.scene.objects.keys() == final.scene.objects.keys()
+        for oid in list(final.scene.objects) + list(base.objects) + [-1, 10 ** 6]:
+            assert view.states(oid) == final.states(oid), (t, oid)
+        rec = tasks.task_record(t)
+        changed = [(a, rel, b) for part in ("init", "final") for kind in ("add", "del")
+                   for a, rel, bs in rec[part]["edges"][kind] for b in bs]
+        base_edges = [(a, rel, b) for (a, rel), bs in base.out.items() for b in bs]
+        ids = list(final.scene.objects)
+        made_up = [(rng.choice(ids), rel, rng.choice(ids)) for rel in ("ON", "INSIDE", "CLOSE", "FACING") for _ in range(5)]
+        for a, rel, b in list(final.edges()) + changed + base_edges + made_up:
+            assert view.has_edge(a, rel, b) == final.has_edge(a, rel, b), (t, a, rel, b)
+        for protocol in ("fixed", "eai-1.0.5"):
+            for actions in (False, True):
+                assert evaluate_goals(view, task.goal, [], protocol, with_actions=actions) == \
+                    evaluate_goals(final, task.goal, [], protocol, with_actions=actions), (t, protocol)
+
+
 def test_the_file_packs_back_to_the_same_bytes() -> None:
     data = task_data._read()
     assert pack_virtualhome.pack(pack_virtualhome.unpack_scene(data)) == data

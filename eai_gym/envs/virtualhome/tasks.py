@@ -10,9 +10,10 @@ import zlib
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from itertools import chain
+from types import SimpleNamespace
 from typing import Any, Callable, Iterator
 
-from ...core import ObjectInfo, Scene, Task, UnknownTaskError, WorldState
+from ...core import EMPTY, ObjectInfo, Scene, Task, UnknownTaskError, WorldState
 from .task_data import data_file, packed
 
 CHARACTER_ID = 65
@@ -199,6 +200,52 @@ def _final_state(initial: WorldState, final: dict) -> WorldState:
         for b in bs:
             final_state.add_edge(a, rel, b)
     return final_state
+
+
+class FinalGraph:
+    """A task's annotated final graph as the goal check reads a state (``scene.objects``, ``states``, ``has_edge``),
+    read from the record fact by fact: :attr:`VirtualHomeTaskData.final_state` without building the task's scene or
+    its final state (``tests/envs/test_virtualhome_task_data.py`` compares the two on every task)."""
+
+    __slots__ = ("scene", "_states", "_edges")
+
+    def __init__(self, task_id: str) -> None:
+        rec = task_record(task_id)
+        init, final = rec["init"], rec["final"]
+        self.scene = SimpleNamespace(objects=object_names(task_id))  # (the final graph has the initial objects)
+        # unary states, the latest write winning as the initial scene and then the final state write them
+        states: dict[Any, frozenset] = dict.fromkeys(init["nodes"]["del"], EMPTY)
+        for part in (init, final):
+            for n in part["nodes"]["objects"]:
+                states[n[0]] = frozenset(n[4])
+            for oid, st in part["nodes"]["states"]:
+                states[oid] = frozenset(st)
+        self._states = states
+        # edges the task changes: whether present, the latest change winning (removals before additions, the
+        # initial graph's before the final graph's); the others are the base scene's
+        edges: dict[tuple, bool] = {}
+        for part in (init, final):
+            for a, rel, bs in part["edges"]["del"]:
+                for b in bs:
+                    edges[(a, rel, b)] = False
+            for a, rel, bs in part["edges"]["add"]:
+                for b in bs:
+                    edges[(a, rel, b)] = True
+        self._edges = edges
+
+    def states(self, oid: Any) -> frozenset[str]:
+        st = self._states.get(oid)
+        return _base_scene().states.get(oid, EMPTY) if st is None else st
+
+    def has_edge(self, a: Any, rel: str, b: Any) -> bool:
+        present = self._edges.get((a, rel, b))
+        return b in _base_scene().out.get((a, rel), EMPTY) if present is None else present
+
+
+@lru_cache(maxsize=512)
+def final_graph(task_id: str) -> FinalGraph:
+    """The task's :class:`FinalGraph` (what the action-sequencing scorer's gold check reads)."""
+    return FinalGraph(task_id)
 
 
 @lru_cache(maxsize=1)

@@ -13,7 +13,7 @@ from ...core import Action, ActionError, Episode, ErrorType, Task, WorldState
 from ...core.errors import UnknownTaskError
 from ...envs.virtualhome.actions import ARITY, REFERENCE_WHITELIST, to_script
 from ...envs.virtualhome.goals import evaluate_goals
-from ...envs.virtualhome.tasks import load_task
+from ...envs.virtualhome.tasks import final_graph, load_task
 from ...envs.virtualhome.world import VirtualHomeWorld, check_protocol
 from ...metrics.eai_summary import empty_counts, summarize
 from ..eai_output import extract_steps
@@ -127,7 +127,8 @@ def _score(rec: dict, task: Task, llm_output: str, protocol: str, world: Virtual
     extra = task.metadata["virtualhome"]
     n_tot, e_tot = len(goal.node_goals), len(goal.edge_goals)
     a_tot = len(goal.action_goals)
-    gold = evaluate_goals(extra.final_state, goal, [], protocol, with_actions=False)
+    gold = evaluate_goals(final_graph(task.id), goal, [], protocol, with_actions=False)  # (task.metadata's final
+    # state, read from the record: an item that is not executed builds no scene)
     counts = rec["counts"]
     if not gold.success:
         rec.update(status="skipped_gold_test_failed", goal=_goal_fields(None, n_tot, e_tot, a_tot),
