@@ -213,13 +213,14 @@ class FinalGraph:
         rec = task_record(task_id)
         init, final = rec["init"], rec["final"]
         self.scene = SimpleNamespace(objects=object_names(task_id))  # (the final graph has the initial objects)
-        # unary states, the latest write winning as the initial scene and then the final state write them
-        states: dict[Any, frozenset] = dict.fromkeys(init["nodes"]["del"], EMPTY)
+        # unary states (as written: made a set when read), the latest write winning as the initial scene and then
+        # the final state write them
+        states: dict[Any, Any] = dict.fromkeys(init["nodes"]["del"], EMPTY)
         for part in (init, final):
             for n in part["nodes"]["objects"]:
-                states[n[0]] = frozenset(n[4])
+                states[n[0]] = n[4]
             for oid, st in part["nodes"]["states"]:
-                states[oid] = frozenset(st)
+                states[oid] = st
         self._states = states
         # edges the task changes: whether present, the latest change winning (removals before additions, the
         # initial graph's before the final graph's); the others are the base scene's
@@ -235,7 +236,7 @@ class FinalGraph:
 
     def states(self, oid: Any) -> frozenset[str]:
         st = self._states.get(oid)
-        return _base_scene().states.get(oid, EMPTY) if st is None else st
+        return _base_scene().states.get(oid, EMPTY) if st is None else frozenset(st)
 
     def has_edge(self, a: Any, rel: str, b: Any) -> bool:
         present = self._edges.get((a, rel, b))
