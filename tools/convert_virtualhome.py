@@ -9,7 +9,7 @@ Reads the published wheel (``pip download --no-deps eai-eval==1.0.5``; the scrip
   graph from its initial graph, the goals (``vh_goal``, ``tl_goal``), the gold script, the relevant
   objects the action-sequencing evaluator accepts, and the order in which eai-eval 1.0.5 iterates
   the action goals (``list(set(...))`` under ``PYTHONHASHSEED=0``), packed by ``tools/pack_virtualhome.py``
-  (format 5: marshal data a task at a time, see ``eai_gym/envs/virtualhome/task_data.py``);
+  (format 6: marshal data a task at a time, see ``eai_gym/envs/virtualhome/task_data.py``);
 * ``resources.json.gz`` — the class resources the simulator ships (object properties per class,
   possible states per class, class-name equivalences);
 * ``PROVENANCE.md`` and ``LICENSE-eai-eval.txt``.
@@ -38,7 +38,8 @@ GRAPHS = f"{DATASET}/init_and_final_graphs/TrimmedTestScene1_graph/results_inten
 SCRIPTS = f"{DATASET}/executable_programs/TrimmedTestScene1_graph/results_intentions_march-13-18"
 TASKS = f"{PKG}/resources/virtualhome/task_state_LTL_formula_accurate.json"
 VERSION = "1.0.5"
-FORMAT = 5  # 5: packed by tools/pack_virtualhome.py (a task's record decoded only when the task is used)
+FORMAT = 6  # 5: packed by tools/pack_virtualhome.py (a task's record decoded only when the task is used); 6: plain
+#            header without the base edges (read and decoded only where used)
 
 
 def fetch_wheel(dest: str) -> str:
@@ -290,10 +291,11 @@ Contents:
   `executable_programs/...` normalised to `[ACTION] <name> (id)`, the relevant objects the action-sequencing
   evaluator accepts (nodes whose serialised form differs between the initial and final graph, plus endpoints
   of differing edges), and the action goals in the order eai-eval {version} iterates them under
-  `PYTHONHASHSEED=0`. Packed by `tools/pack_virtualhome.py` (format 5, layout in
-  `eai_gym/envs/virtualhome/task_data.py`): zlib-compressed marshal data of the header (task order, an index
-  of offsets, the base scene with its edge indexes precomputed) and plain marshal data of each task's record
-  with the indexes of its goals once duplicates are removed, so that a command decodes only the tasks it uses.
+  `PYTHONHASHSEED=0`. Packed by `tools/pack_virtualhome.py` (format 6, layout in
+  `eai_gym/envs/virtualhome/task_data.py`): marshal data of the header (task order, an index of offsets, the
+  base scene's nodes and its edge indexes precomputed), of each task's record with the indexes of its goals
+  once duplicates are removed, and of the base scene's grouped edges, so that a command reads and decodes only
+  the tasks it uses.
 - `resources.json.gz`: `resources/properties_data.json`, `resources/object_states.json`,
   `resources/class_name_equivalence.json`, `resources/virtualhome/action_space.json`,
   `resources/vocabulary.json` (the subgoal-decomposition vocabulary).

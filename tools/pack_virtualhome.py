@@ -1,4 +1,4 @@
-"""Pack the converted VirtualHome task data into eai-gym's packaged file ``scene_1.bin`` (format 5).
+"""Pack the converted VirtualHome task data into eai-gym's packaged file ``scene_1.bin`` (format 6).
 
 :func:`pack` takes the converter's scene (``tools/convert_virtualhome.py``: a base scene and per task a record
 with the differences of its initial graph from the base and of its final graph from the initial one) and
@@ -16,7 +16,6 @@ import json
 import marshal
 import os
 import sys
-import zlib
 from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -89,12 +88,13 @@ def pack(scene: dict) -> bytes:
         index[tid] = (offset, len(blob))
         blobs.append(blob)
         offset += len(blob)
+    edges = _blob(base_data["edges"])
     header = {"format": FORMAT, "source": meta["source"], "scene": meta["scene"],
               "character_id": meta["character_id"], "task_order": meta["task_order"], "index": index,
-              "base_nodes": base_data["nodes"], "base_edges": base_data["edges"],
+              "base_edges_at": (offset, len(edges)), "base_nodes": base_data["nodes"],
               "base_out": base.out, "base_inn": base.inn, "base_relations": sorted(base.relations)}
-    head = zlib.compress(_blob(header), 9)
-    return MAGIC + len(head).to_bytes(4, "little") + head + b"".join(blobs)
+    head = _blob(header)
+    return MAGIC + len(head).to_bytes(4, "little") + head + b"".join(blobs) + edges
 
 
 def unpack_scene(data: bytes) -> dict:
@@ -104,7 +104,7 @@ def unpack_scene(data: bytes) -> dict:
     p = Packed(data)
     h = p.header
     return {"format": h["format"], "source": h["source"], "scene": h["scene"], "character_id": h["character_id"],
-            "base": {"nodes": h["base_nodes"], "edges": h["base_edges"]}, "task_order": h["task_order"],
+            "base": {"nodes": h["base_nodes"], "edges": p.base_edges()}, "task_order": h["task_order"],
             "tasks": {t: json.dumps(p.task(t)[0], separators=(",", ":")) for t in h["task_order"]}}
 
 

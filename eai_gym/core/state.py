@@ -31,10 +31,14 @@ class ObjectInfo:
     properties: frozenset[str] = EMPTY
 
 
+#: what a derived scene makes the first time one of them is read (:meth:`Scene.derive`)
+_DERIVED = frozenset({"objects", "states", "out", "inn", "relations"})
+
+
 class Scene:
     """The immutable base of a family of states."""
 
-    __slots__ = ("objects", "states", "out", "inn", "relations", "memo")
+    __slots__ = ("objects", "states", "out", "inn", "relations", "memo", "_pending")
 
     def __init__(
         self,
@@ -58,6 +62,7 @@ class Scene:
         self.relations: frozenset[str] = frozenset(relations)
         #: derived values worlds compute once per scene (e.g. lists of objects with a property)
         self.memo: dict[str, Any] = {}
+        self._pending: tuple | None = None
 
     def derive(
         self,
@@ -71,27 +76,43 @@ class Scene:
         so deriving a task's scene from a common base costs only its differences.
 
         Edges are given grouped as ``(from, relation, [to, ...])``; ``set_states`` as ``(id, states)``
-        pairs (objects in ``set_objects`` keep the states given here or in this scene)."""
+        pairs (objects in ``set_objects`` keep the states given here or in this scene).
+
+        The changes are applied the first time the new scene's objects, states or edges are read (a task loaded
+        only for its goal or record never pays for its scene): until then the arguments are kept as given
+        (iterators included), and must not change."""
         new = Scene.__new__(Scene)
-        new.objects = dict(self.objects)
-        new.states = dict(self.states)
+        new._pending = (self, set_objects, del_objects, set_states, add_edges, del_edges)
+        new.memo = {}
+        return new
+
+    def __getattr__(self, name: str) -> Any:
+        """A derived scene's contents, made on first read (:meth:`derive`); called only for unset slots."""
+        if name not in _DERIVED or self._pending is None:
+            raise AttributeError(f"'Scene' object has no attribute {name!r}")
+        self._apply(*self._pending)
+        return getattr(self, name)
+
+    def _apply(self, base: "Scene", set_objects: Iterable[ObjectInfo], del_objects: Iterable[ObjId],
+               set_states: Iterable[tuple[ObjId, Iterable[str]]], add_edges: Iterable, del_edges: Iterable) -> None:
+        objects, states = dict(base.objects), dict(base.states)
         for oid in del_objects:
-            new.objects.pop(oid, None)
-            new.states.pop(oid, None)
+            objects.pop(oid, None)
+            states.pop(oid, None)
         for o in set_objects:
-            new.objects[o.id] = o
+            objects[o.id] = o
         for oid, st in set_states:
             fs = frozenset(st)
             if fs:
-                new.states[oid] = fs
+                states[oid] = fs
             else:
-                new.states.pop(oid, None)
-        new.out, new.inn = dict(self.out), dict(self.inn)
-        _apply_grouped(new.out, new.inn, del_edges, remove=True)
-        relations = _apply_grouped(new.out, new.inn, add_edges, remove=False)
-        new.relations = self.relations | relations
-        new.memo = {}
-        return new
+                states.pop(oid, None)
+        out, inn = dict(base.out), dict(base.inn)
+        _apply_grouped(out, inn, del_edges, remove=True)
+        relations = _apply_grouped(out, inn, add_edges, remove=False)
+        self.objects, self.states, self.out, self.inn = objects, states, out, inn
+        self.relations = base.relations | relations
+        self._pending = None
 
     def ids_named(self, name: str) -> tuple[ObjId, ...]:
         """Ids of the objects whose class name is ``name``, in scene order."""

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
-from .tl_reader import build_tree, read_plain
+from .tl_reader import build_tree, plain_error, read_plain
 
 
 class TLError(ValueError):
@@ -173,9 +173,13 @@ def _stable(message: str) -> str:
 
 def parse(text: str, predicates: Sequence[str], actions: Sequence[str]) -> Formula:
     """Parse ``text``; a name outside ``predicates`` and ``actions`` is an unknown primitive. Plain formulas
-    are read directly (:mod:`.tl_reader`, the same result), the others by lark's Earley parser."""
+    are read directly (:mod:`.tl_reader`, the same result), and so are the two common syntax errors after a
+    plain formula (an extra ``)``, an unclosed group: lark's message); the others by lark's Earley parser."""
     tree = read_plain(text) if isinstance(text, str) else None
     if tree is None:
+        message = plain_error(text) if isinstance(text, str) else None
+        if message is not None:
+            raise TLError(message)
         return parse_with_lark(text, predicates, actions)
     try:
         return build_tree(tree, _Build(predicates, actions))

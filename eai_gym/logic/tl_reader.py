@@ -13,7 +13,15 @@ None -- and lark decides, with lark's error message -- whenever the text is not 
 * any syntax error;
 * nesting deeper than :data:`MAX_DEPTH` (lark may run out of stack on such a text: it must be the one to).
 
-tests/logic/test_tl_reader.py checks it against lark on every packaged goal and on random formulas.
+Two syntax errors are common in subgoal plans (splitting a goal at ``then`` inside a quantifier leaves
+unbalanced parentheses): a ``)`` after a complete formula, and the end of the text while a group is open after a
+complete formula. :func:`plain_error` gives lark's message for those when what comes before is plain, so that
+lark need not be imported for them: there lark's Earley parser has a single live parse, every token before ends
+before the error, and the terminals it expects are the ones after a complete unit: ``and``, ``or``, ``then``, and
+``)`` inside a group (lark 1.x's ``UnexpectedCharacters`` and ``UnexpectedEOF`` messages, with the expected
+terminals sorted as :func:`eai_gym.logic.tl.parse` sorts lark's).
+
+tests/logic/test_tl_reader.py checks both against lark on every packaged goal and on random formulas.
 """
 
 from __future__ import annotations
@@ -34,17 +42,23 @@ class _NotPlain(Exception):
     """The text is not a plain formula: lark must read it."""
 
 
-def _tokens(text: str) -> list[tuple[str, str]] | None:
+class _Unclosed(_NotPlain):
+    """The tokens end after a complete formula where a group's (or a quantifier body's) ``)`` is due."""
+
+
+def _tokens(text: str) -> tuple[list[tuple[str, str, int]], bool]:
+    """The tokens ``(kind, text, start)`` from the start of ``text`` on, and whether they reach its end (else the
+    next character starts no token)."""
     out, pos, n = [], 0, len(text)
     while True:
         end = _TRAILING_WS.match(text, pos).end()
         if end == n:
-            return out
+            return out, True
         m = _TOKEN.match(text, pos)
         if m is None:
-            return None
+            return out, False
         kind = m.lastgroup or ""
-        out.append((kind, m.group(kind)))
+        out.append((kind, m.group(kind), m.start(kind)))
         pos = m.end()
 
 
@@ -59,11 +73,17 @@ class _Reader:
     def take(self, kind: str | None = None, value: str | None = None) -> str:
         if self.i >= len(self.toks):
             raise _NotPlain
-        k, v = self.toks[self.i]
+        k, v, _ = self.toks[self.i]
         if (kind is not None and k != kind) or (value is not None and v != value):
             raise _NotPlain
         self.i += 1
         return v
+
+    def close_group(self) -> None:
+        """The ``)`` after a group's formula (the formula is complete)."""
+        if self.i >= len(self.toks):
+            raise _Unclosed
+        self.take("punct", ")")
 
     def chain(self, word: str, sub: Any) -> Any:
         parts = [sub()]
@@ -93,7 +113,7 @@ class _Reader:
         if self.peek() == "(":
             self.i += 1
             inner = self.formula()
-            self.take("punct", ")")
+            self.close_group()
             return inner
         word = self.take("word")
         if word == "not":
@@ -106,7 +126,7 @@ class _Reader:
             self.take("punct", ".")
             self.take("punct", "(")
             body = self.formula()
-            self.take("punct", ")")
+            self.close_group()
             return (word, n, var, body)
         if word.startswith(_UNIT_KEYWORDS):
             raise _NotPlain
@@ -131,8 +151,8 @@ def read_plain(text: str) -> Any | None:
     """The tree of ``text`` if it is a plain formula (tuples: ``("call", name, terms)``, ``("and" | "or" |
     "then", parts)``, ``("not", part)``, ``(quantifier, count or None, variable, body)``), else None (then
     lark must read it)."""
-    tokens = _tokens(text)
-    if not tokens:
+    tokens, whole = _tokens(text)
+    if not tokens or not whole:
         return None
     r = _Reader(tokens)
     try:
@@ -140,6 +160,38 @@ def read_plain(text: str) -> Any | None:
     except (_NotPlain, RecursionError):
         return None
     return out if r.i == len(tokens) else None
+
+
+#: what lark expects after a complete unit (sorted), outside any group and inside one
+_AFTER_UNIT = ("AND", "OR", "THEN")
+_AFTER_UNIT_IN_GROUP = ("AND", "OR", "RPAR", "THEN")
+
+
+def _expected(names: tuple[str, ...]) -> str:
+    return "Expected one of: \n\t* %s\n" % "\n\t* ".join(names)
+
+
+def plain_error(text: str) -> str | None:
+    """lark's syntax-error message for ``text`` when it is a plain formula followed by a ``)`` (lark stops at that
+    character), or a plain formula whose text ends inside a group; None for any other text (lark must read it).
+    See the module docstring."""
+    tokens, whole = _tokens(text)
+    r = _Reader(tokens)
+    try:
+        r.formula()
+    except _Unclosed:
+        return "Unexpected end-of-input. " + _expected(_AFTER_UNIT_IN_GROUP) if whole else None
+    except (_NotPlain, RecursionError):
+        return None
+    if r.i == len(tokens) or tokens[r.i][:2] != ("punct", ")"):
+        return None
+    pos = tokens[r.i][2]
+    line_start = text.rfind("\n", 0, pos)
+    before = text[max(pos - 40, 0):pos].rsplit("\n", 1)[-1]  # lark's context: 40 characters either side
+    after = text[pos:pos + 40].split("\n", 1)[0]
+    context = before + after + "\n" + " " * len(before.expandtabs()) + "^\n"
+    return (f"No terminal matches ')' in the current parser context, at line {text.count(chr(10), 0, pos) + 1} col "
+            f"{pos - line_start}\n\n{context}{_expected(_AFTER_UNIT)}")
 
 
 def build_tree(tree: Any, build: Any) -> Any:

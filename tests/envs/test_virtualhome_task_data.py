@@ -1,6 +1,6 @@
-"""The packed VirtualHome task file (scene_1.bin, format 5): what it precomputes equals what loading derived
-before (the base scene's edge indexes, the goal lists without duplicates), it packs back to the same bytes, and
-a damaged or foreign file gives a clear error."""
+"""The packed VirtualHome task file (scene_1.bin, format 6): what it precomputes equals what loading derived
+before (the base scene's edge indexes, the goal lists without duplicates), it packs back to the same bytes, read
+from the file a task at a time it gives what its bytes give, and a damaged or foreign file gives a clear error."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def _dedup(items: list) -> tuple:
 def test_base_scene_equals_the_scene_built_from_its_edges() -> None:
     h = task_data.packed().header
     built = Scene((tasks._obj(n) for n in h["base_nodes"]), {n[0]: n[4] for n in h["base_nodes"]},
-                  [(f, r, t) for f, r, ts in h["base_edges"] for t in ts])
+                  [(f, r, t) for f, r, ts in task_data.packed().base_edges() for t in ts])
     loaded = tasks._base_scene()
     for slot in Scene.__slots__:  # every slot, so that a new one the constructor derives is not left out
         assert getattr(loaded, slot) == getattr(built, slot), slot
@@ -56,9 +56,60 @@ def test_every_task_loads_with_its_goals_deduplicated() -> None:
         assert not any(i in scene.objects for i in init["del"])
 
 
+def test_object_names_are_the_names_of_the_task_scene_objects_without_building_it() -> None:
+    for t in tasks.task_ids():
+        names = tasks.object_names(t)
+        scene = tasks.load_task(t).initial_state.scene
+        assert list(names.items()) == [(i, o.name) for i, o in scene.objects.items()], t
+
+
+def test_the_final_graph_read_from_the_record_is_the_final_state() -> None:
+    """Every fact the goal check can read (every object's states, every edge of the base scene, the task's
+    changes and the final state, and some that exist nowhere), and the gold check itself, on every task."""
+    import random
+
+    from eai_gym.envs.virtualhome.goals import evaluate_goals
+
+    rng = random.Random(0)
+    base = tasks._base_scene()
+    for t in tasks.task_ids():
+        task = tasks.load_task(t)
+        final, view = task.metadata["virtualhome"].final_state, tasks.final_graph(t)
+        assert view.scene.objects.keys() == final.scene.objects.keys()
+        for oid in list(final.scene.objects) + list(base.objects) + [-1, 10 ** 6]:
+            assert view.states(oid) == final.states(oid), (t, oid)
+        rec = tasks.task_record(t)
+        changed = [(a, rel, b) for part in ("init", "final") for kind in ("add", "del")
+                   for a, rel, bs in rec[part]["edges"][kind] for b in bs]
+        base_edges = [(a, rel, b) for (a, rel), bs in base.out.items() for b in bs]
+        ids = list(final.scene.objects)
+        made_up = [(rng.choice(ids), rel, rng.choice(ids)) for rel in ("ON", "INSIDE", "CLOSE", "FACING") for _ in range(5)]
+        for a, rel, b in list(final.edges()) + changed + base_edges + made_up:
+            assert view.has_edge(a, rel, b) == final.has_edge(a, rel, b), (t, a, rel, b)
+        for protocol in ("fixed", "eai-1.0.5"):
+            for actions in (False, True):
+                assert evaluate_goals(view, task.goal, [], protocol, with_actions=actions) == \
+                    evaluate_goals(final, task.goal, [], protocol, with_actions=actions), (t, protocol)
+
+
 def test_the_file_packs_back_to_the_same_bytes() -> None:
     data = task_data._read()
     assert pack_virtualhome.pack(pack_virtualhome.unpack_scene(data)) == data
+
+
+def test_reading_a_task_at_a_time_from_the_file_gives_what_the_bytes_give() -> None:
+    data = task_data._read()
+    whole, from_file = task_data.Packed(data), task_data.packed()
+    assert from_file.header == whole.header and from_file.base_edges() == whole.base_edges()
+    assert all(from_file.task(t) == whole.task(t) for t in tasks.task_ids())
+    reads = []
+
+    def read(offset: int, n: int) -> bytes:
+        reads.append(n)
+        return data[offset:offset + n]
+    lazy = task_data.Packed(read)
+    assert sum(reads) < len(data) / 10  # the header only
+    assert lazy.task("27_2") == whole.task("27_2") and reads[-1] == whole.index["27_2"][1]
 
 
 def test_unknown_ids_and_damaged_files_give_clear_errors() -> None:
@@ -82,6 +133,13 @@ def test_unknown_ids_and_damaged_files_give_clear_errors() -> None:
     damaged[at:at + n] = b"\xff" * n
     with pytest.raises(task_data.TaskDataError, match="cannot decode task '27_2'"):
         task_data.Packed(bytes(damaged)).task("27_2")
+    with pytest.raises(task_data.TaskDataError, match="cannot decode task '27_2'"):  # a file cut short
+        task_data.Packed(bytes(damaged[:at + n // 2])).task("27_2")
+    import marshal
+
+    head = marshal.dumps({"format": 5})
+    with pytest.raises(task_data.TaskDataError, match="format 5, this eai-gym reads format 6"):
+        task_data.Packed(task_data.MAGIC + len(head).to_bytes(4, "little") + head)
 
 
 @pytest.mark.parametrize("task_id", ["27_2", tasks.task_ids()[-1]])

@@ -18,9 +18,9 @@ from eai_gym.envs.behavior.tasks import task_record as behavior_record
 from eai_gym.envs.virtualhome.subgoals import vocabulary
 from eai_gym.envs.virtualhome.tasks import task_ids, task_record
 from eai_gym.logic import tl
-from eai_gym.logic.tl_reader import read_plain
+from eai_gym.logic.tl_reader import plain_error, read_plain
 from eai_gym.scoring.behavior.subgoal_decomposition import read_subgoals as behavior_subgoals
-from eai_gym.scoring.virtualhome.subgoal_decomposition import read_subgoals
+from eai_gym.scoring.virtualhome.subgoal_decomposition import gold_subgoals, read_subgoals
 
 DATA = Path(__file__).resolve().parents[1] / "reference" / "data"
 
@@ -127,3 +127,43 @@ def test_random_formulas(text: str) -> None:
 @given(st.lists(st.sampled_from(TOKENS), max_size=14).map("".join))
 def test_random_token_soup(text: str) -> None:
     same(text, ["ON", "OFF"], ["TYPE", "not"])
+
+
+def test_the_gold_subgoal_plans_syntax_errors_are_read_directly_with_lark_s_messages() -> None:
+    """The --gold subgoal plans: the malformed ones (a goal split at ``then`` inside a quantifier, an entry cut at
+    `` or ``) are an extra ``)`` or an unclosed group after a plain formula, and get lark's message without lark."""
+    v = vocabulary()
+    preds, acts = v["tl_predicates"], list(v["subgoal_actions"])
+    outputs = [json.dumps({"output": g}) for t in task_ids() for g in [gold_subgoals(t)] if g is not None]
+    rng = random.Random(0)  # under eai-1.0.5 an entry with " or " is replaced by one of its parts
+    plans = [" then ".join(read_subgoals(o, r)) for o in outputs for r in (None, rng, rng)]
+    malformed = [p for p in plans if read_plain(p) is None]
+    assert len(malformed) >= 20
+    for text in malformed:
+        assert plain_error(text) is not None, text
+        same(text, preds, acts)
+    kinds = {plain_error(t).split(" ", 1)[0] for t in malformed}
+    assert kinds == {"No", "Unexpected"}  # both kinds occur
+
+
+@pytest.mark.parametrize("text", [
+    "(ON(a.1)", "((ON(a.1)", "exists x. (ON(x)", "not (ON(a.1)", "(ON(a.1) and OFF(b.2)", "ON(a.1) then (OFF(b.2)",
+    "forn 2. x. (ON(x) or OFF(x)", "(ON(a.1) \n ", "ON(a.1))", "ON(a.1) )", "ON(a.1)\n  )) FLY", "\tON(a.1)\t)",
+    " " * 50 + "ON(a.1)))" + "x" * 60, "(ON(a.1)) and OFF(b.2))\u00e9", "ON(a.1) and\n(OFF(b.2)))", "ON(a.1)\n\n)",
+    "(ON(a.1)\u00e9", "ON(a.1", "(ON(a.1),", "(notON(a.1)", "FLY(a.1))", "(FLY(a.1)", "ON(a.1) then)",
+])
+def test_extra_and_missing_closing_parentheses(text: str) -> None:
+    same(text, ["ON", "OFF"], ["TYPE"])
+
+
+@settings(max_examples=600, deadline=None)
+@given(formulas(), st.data())
+def test_random_formulas_with_a_parenthesis_added_or_cut(text: str, data) -> None:
+    """An extra ``)`` anywhere, or the text cut anywhere (often inside a group): lark's error, or its formula."""
+    at = data.draw(st.integers(0, len(text)))
+    edit = data.draw(st.sampled_from(["add", "cut", "both"]))
+    if edit in ("add", "both"):
+        text = text[:at] + ")" + text[at:]
+    if edit in ("cut", "both"):
+        text = text[:data.draw(st.integers(0, len(text)))] + data.draw(st.sampled_from(["", " ", "\n", ")", "))"]))
+    same(text, ["ON", "OFF", "and", "x"], ["TYPE"])

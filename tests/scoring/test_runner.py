@@ -337,7 +337,7 @@ def test_a_worker_that_dies_is_a_clear_error_and_writes_no_results(tmp_path, mon
         run_items(_dies_on_13, list(range(40)), workers=2, chunk_size=4)
     import multiprocessing
 
-    from eai_gym.scoring.virtualhome import modes
+    from eai_gym.scoring.virtualhome import action_sequencing
 
     if multiprocessing.get_start_method() != "fork":
         pytest.skip("the patched scorer reaches the workers only when they are forked")
@@ -345,8 +345,8 @@ def test_a_worker_that_dies_is_a_clear_error_and_writes_no_results(tmp_path, mon
     def dying(ctx, item):  # the scorer, crashing the worker that meets the item that names no task
         crash = isinstance(item, dict) and item.get("identifier") == "no_such_task"
         return _dies_on_13(ctx, 13) if crash else real(ctx, item)
-    real = modes._action
-    monkeypatch.setattr(modes, "_action", dying)
+    real = action_sequencing._unit
+    monkeypatch.setattr(action_sequencing, "_unit", dying)
     path, _ = plans_file(tmp_path, "virtualhome", "action_sequencing")
     out = tmp_path / "out.json"
     assert main(["score", "virtualhome", str(path), "-o", str(out), "--workers", "2"]) == 1

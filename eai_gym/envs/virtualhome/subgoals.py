@@ -147,11 +147,18 @@ def make_holds(states: Sequence[WorldState]):
     return holds
 
 
-def goal_holds(goal: Any, states: Sequence[WorldState], actions: Sequence[Action]) -> bool:
+def object_labels(scene: Any) -> tuple[str, ...]:
+    """The scene's objects as quantifiers name them (``"tv.426"``), in scene order."""
+    return tuple([f"{o.name}.{o.id}" for o in scene.objects.values()])
+
+
+def goal_holds(goal: Any, states: Sequence[WorldState], actions: Sequence[Action],
+               labels: Sequence[str] | None = None) -> bool:
+    """Does the goal hold on the trajectory? ``labels``: :func:`object_labels` of the scene, if known."""
     memo = states[0].scene.memo
     objects = memo.get("tl_objects")
     if objects is None:  # the names quantifiers range over, once per scene (a search checks the goal per branch)
-        objects = memo["tl_objects"] = tuple(f"{o.name}.{o.id}" for o in states[0].scene.objects.values())
+        objects = memo["tl_objects"] = object_labels(states[0].scene) if labels is None else tuple(labels)
     t = tl.Trajectory(len(states), [tl_action(a) for a in actions], objects, make_holds(states))
     return tl.holds_on(goal, t)
 
@@ -161,6 +168,8 @@ class Branch:
     actions: list[Action]
     errors: list[dict] = field(default_factory=list)
     reached_goal_check: bool = False
+    #: the state after the branch's last successful action
+    state: WorldState | None = None
 
 
 def _classify(res: Failure, history: Sequence[WorldState], reference_crash: bool) -> tuple[str, str]:
@@ -179,11 +188,13 @@ def _classify(res: Failure, history: Sequence[WorldState], reference_crash: bool
     return ERROR_NAMES[etype], res.message
 
 
-def search(world: VirtualHomeWorld, start: WorldState, path: Sequence[Any], goal: Any, reference_crash: bool = False):
+def search(world: VirtualHomeWorld, start: WorldState, path: Sequence[Any], goal: Any, reference_crash: bool = False,
+           labels: Sequence[str] | None = None):
     """Breadth-first over the subgoals' candidate action lists. Returns ``(executable,
-    successful branches, failed branches)``, each branch with its actions and errors. ``reference_crash``
+    successful branches, failed branches)``, each branch with its actions, errors and last state. ``reference_crash``
     (eai-eval 1.0.5's subgoal evaluator): a missing step that names no missing precondition raises
-    :class:`SubgoalCrash` (see :func:`_classify`)."""
+    :class:`SubgoalCrash` (see :func:`_classify`). ``labels``: the scene's objects as quantifiers name them
+    (:func:`object_labels`), if the caller has them."""
     queue = deque([(start, [], list(path), [start], [])])
     feasible: list[Branch] = []
     failed: list[Branch] = []
@@ -192,11 +203,11 @@ def search(world: VirtualHomeWorld, start: WorldState, path: Sequence[Any], goal
         state, done, remaining, history, errors = queue.popleft()
         if not remaining:
             executable = True
-            if goal_holds(goal, history, done):
-                feasible.append(Branch(done, errors, True))
+            if goal_holds(goal, history, done, labels):
+                feasible.append(Branch(done, errors, True, state))
             else:
                 failed.append(Branch(done, errors + [{"error_type": ["GOAL_FAILED"], "error_info": [
-                    "Final goal not satisfied"], "subgoal": None, "action": None}], True))
+                    "Final goal not satisfied"], "subgoal": None, "action": None}], True, state))
             continue
         sub = remaining[0]
         cands = candidates(sub, state, world.character)
@@ -216,7 +227,7 @@ def search(world: VirtualHomeWorld, start: WorldState, path: Sequence[Any], goal
                              "action": to_script(action)})
                 if kind != "ADDITIONAL_STEP":
                     ok = False
-                    failed.append(Branch(done + steps, errs))
+                    failed.append(Branch(done + steps, errs, state=s))
                     break
             if ok:
                 queue.append((s, done + steps, remaining[1:], history + hist, errs))
@@ -228,21 +239,22 @@ def choose(feasible: list[Branch], failed: list[Branch]) -> tuple[Branch | None,
     return choose_branch(feasible, failed, lambda b: len(b.actions))
 
 
+#: what :func:`_unwrap` and :func:`split_then` look at: parentheses, and the separator
+_PAREN = re.compile(r"[()]")
+_PAREN_OR_THEN = re.compile(r"[()]| then ")
+
+
 def _unwrap(formula: str) -> str:
     """Remove parentheses that enclose the whole formula."""
     f = formula.strip()
     while f.startswith("(") and f.endswith(")"):
         depth = 0
-        for i, ch in enumerate(f):
-            depth += (ch == "(") - (ch == ")")
-            if depth == 0 and i < len(f) - 1:
+        for m in _PAREN.finditer(f):  # (jumping from parenthesis to parenthesis: depth changes only there)
+            depth += 1 if m.group() == "(" else -1
+            if depth == 0 and m.start() < len(f) - 1:
                 return f
         f = f[1:-1].strip()
     return f
-
-
-#: what :func:`split_then` looks at: parentheses and the separator
-_PAREN_OR_THEN = re.compile(r"[()]| then ")
 
 
 def split_then(formula: str) -> list[str]:

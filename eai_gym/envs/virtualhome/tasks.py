@@ -6,12 +6,15 @@ See ``eai_gym/data/virtualhome/PROVENANCE.md`` for where the data comes from.
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import dataclass
 from functools import lru_cache, partial
+from itertools import chain
+from types import SimpleNamespace
 from typing import Any, Callable, Iterator
 
-from ...core import ObjectInfo, Scene, Task, UnknownTaskError, WorldState
-from .task_data import packed
+from ...core import EMPTY, ObjectInfo, Scene, Task, UnknownTaskError, WorldState
+from .task_data import data_file, packed
 
 CHARACTER_ID = 65
 
@@ -82,12 +85,14 @@ class VirtualHomeTaskData:
 
 @lru_cache(maxsize=1)
 def _resources() -> dict:
-    import gzip
-    from importlib import resources
+    data = data_file("resources.json.gz")
+    unzip = zlib.decompressobj(31)  # gzip's format, without importing gzip
+    text = unzip.decompress(data) + unzip.flush()
+    if not unzip.eof or unzip.unused_data:  # not one whole gzip member: let gzip read it (or say why not)
+        import gzip
 
-    ref = resources.files("eai_gym.data") / "virtualhome" / "resources.json.gz"
-    with ref.open("rb") as f:
-        return json.loads(gzip.decompress(f.read()))
+        text = gzip.decompress(data)
+    return json.loads(text)
 
 
 def class_resources() -> dict:
@@ -153,10 +158,11 @@ def load_task(task_id: str) -> Task[WorldState]:
 def _load_task(task_id: str) -> Task[WorldState]:
     rec, derived = _task(task_id)
     init, final = rec["init"], rec["final"]
-    scene = _base_scene().derive(
-        set_objects=[_obj(n) for n in init["nodes"]["objects"]],
-        del_objects=init["nodes"]["del"],
-        set_states=[(n[0], n[4]) for n in init["nodes"]["objects"]] + init["nodes"]["states"],
+    nodes = init["nodes"]
+    scene = _base_scene().derive(  # made when first read (a task read only for its goal never builds it)
+        set_objects=map(_obj, nodes["objects"]),
+        del_objects=nodes["del"],
+        set_states=chain(((n[0], n[4]) for n in nodes["objects"]), nodes["states"]),
         add_edges=init["edges"]["add"],
         del_edges=init["edges"]["del"],
     )
@@ -194,6 +200,87 @@ def _final_state(initial: WorldState, final: dict) -> WorldState:
         for b in bs:
             final_state.add_edge(a, rel, b)
     return final_state
+
+
+class FinalGraph:
+    """A task's annotated final graph as the goal check reads a state (``scene.objects``, ``states``, ``has_edge``),
+    read from the record fact by fact: :attr:`VirtualHomeTaskData.final_state` without building the task's scene or
+    its final state (``tests/envs/test_virtualhome_task_data.py`` compares the two on every task)."""
+
+    __slots__ = ("scene", "_states", "_edges")
+
+    def __init__(self, task_id: str) -> None:
+        rec = task_record(task_id)
+        init, final = rec["init"], rec["final"]
+        self.scene = SimpleNamespace(objects=object_names(task_id))  # (the final graph has the initial objects)
+        # unary states (as written: made a set when read), the latest write winning as the initial scene and then
+        # the final state write them
+        states: dict[Any, Any] = dict.fromkeys(init["nodes"]["del"], EMPTY)
+        for part in (init, final):
+            for n in part["nodes"]["objects"]:
+                states[n[0]] = n[4]
+            for oid, st in part["nodes"]["states"]:
+                states[oid] = st
+        self._states = states
+        # edges the task changes: whether present, the latest change winning (removals before additions, the
+        # initial graph's before the final graph's); the others are the base scene's
+        edges: dict[tuple, bool] = {}
+        for part in (init, final):
+            for a, rel, bs in part["edges"]["del"]:
+                for b in bs:
+                    edges[(a, rel, b)] = False
+            for a, rel, bs in part["edges"]["add"]:
+                for b in bs:
+                    edges[(a, rel, b)] = True
+        self._edges = edges
+
+    def states(self, oid: Any) -> frozenset[str]:
+        st = self._states.get(oid)
+        return _base_scene().states.get(oid, EMPTY) if st is None else frozenset(st)
+
+    def has_edge(self, a: Any, rel: str, b: Any) -> bool:
+        present = self._edges.get((a, rel, b))
+        return b in _base_scene().out.get((a, rel), EMPTY) if present is None else present
+
+
+@lru_cache(maxsize=512)
+def final_graph(task_id: str) -> FinalGraph:
+    """The task's :class:`FinalGraph` (what the action-sequencing scorer's gold check reads)."""
+    return FinalGraph(task_id)
+
+
+@lru_cache(maxsize=1)
+def _base_names() -> dict[int, str]:
+    return {n[0]: n[1] for n in packed().header["base_nodes"]}
+
+
+def object_names(task_id: str) -> dict[int, str]:
+    """The class name of every object of a task's initial graph by id, in its scene's order, without building its
+    scene (cheap)."""
+    nodes = task_record(task_id)["init"]["nodes"]
+    names = dict(_base_names())
+    for oid in nodes["del"]:
+        names.pop(oid, None)
+    for n in nodes["objects"]:
+        names[n[0]] = n[1]
+    return names
+
+
+@lru_cache(maxsize=1)
+def _base_labels() -> dict[int, str]:
+    return {n[0]: f"{n[1]}.{n[0]}" for n in packed().header["base_nodes"]}
+
+
+def object_labels(task_id: str) -> tuple[str, ...]:
+    """The objects of a task's initial graph as temporal-logic formulas name them (``"tv.426"``), in its scene's
+    order (:func:`eai_gym.envs.virtualhome.subgoals.object_labels` of its scene), without building its scene."""
+    nodes = task_record(task_id)["init"]["nodes"]
+    labels = dict(_base_labels())
+    for oid in nodes["del"]:
+        labels.pop(oid, None)
+    for n in nodes["objects"]:
+        labels[n[0]] = f"{n[1]}.{n[0]}"
+    return tuple(labels.values())
 
 
 def initial_objects(task_id: str) -> tuple[dict[int, ObjectInfo], dict[int, frozenset[str]]]:

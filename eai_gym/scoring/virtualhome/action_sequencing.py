@@ -7,16 +7,17 @@ strings so results can be compared with eai-eval 1.0.5 item by item.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from ...core import Action, ActionError, Episode, ErrorType, Task, WorldState
 from ...core.errors import UnknownTaskError
 from ...envs.virtualhome.actions import ARITY, REFERENCE_WHITELIST, to_script
 from ...envs.virtualhome.goals import evaluate_goals
-from ...envs.virtualhome.tasks import load_task
+from ...envs.virtualhome.tasks import final_graph, load_task
 from ...envs.virtualhome.world import VirtualHomeWorld, check_protocol
 from ...metrics.eai_summary import empty_counts, summarize
 from ..eai_output import extract_steps
+from ..jobs import Jobs
 from ..similarity import item_similarity
 
 #: Error strings of the reference evaluator, by error class.
@@ -126,7 +127,8 @@ def _score(rec: dict, task: Task, llm_output: str, protocol: str, world: Virtual
     extra = task.metadata["virtualhome"]
     n_tot, e_tot = len(goal.node_goals), len(goal.edge_goals)
     a_tot = len(goal.action_goals)
-    gold = evaluate_goals(extra.final_state, goal, [], protocol, with_actions=False)
+    gold = evaluate_goals(final_graph(task.id), goal, [], protocol, with_actions=False)  # (task.metadata's final
+    # state, read from the record: an item that is not executed builds no scene)
     counts = rec["counts"]
     if not gold.success:
         rec.update(status="skipped_gold_test_failed", goal=_goal_fields(None, n_tot, e_tot, a_tot),
@@ -197,3 +199,24 @@ def score_items(items: Iterable[Any], protocol: str = "fixed", gold_shortcut: bo
     records = [score_item(it, protocol, world, gold_shortcut) for it in items]
     summary, counters = summarize([r["counts"] for r in records], protocol)
     return {"summary": summary, "counters": counters, "tasks": records}
+
+
+# ------------------------------------------------------------------------------ eai-gym score (the registry's jobs)
+def _context(protocol: str, shortcut: bool | None) -> tuple:
+    return VirtualHomeWorld(protocol), protocol, shortcut
+
+
+def _unit(ctx: tuple, item: Any) -> dict:
+    world, protocol, shortcut = ctx
+    return score_item(item, protocol, world, shortcut)
+
+
+def jobs(items: list, protocol: str, options: Mapping[str, Any], mode: Any = None) -> Jobs:
+    """The work of ``eai-gym score virtualhome --mode action_sequencing`` (``options["gold_shortcut"]``: on, off
+    or None, the protocol's default)."""
+    shortcut = None if options["gold_shortcut"] is None else options["gold_shortcut"] == "on"
+
+    def summarize_records(records: list) -> dict:
+        summary, counters = summarize([r["counts"] for r in records], protocol)
+        return {"summary": summary, "counters": counters}
+    return Jobs(_unit, list(items), summarize_records, _context, (protocol, shortcut), summary_fields=("counts",))

@@ -4,38 +4,25 @@ the actions plan similarity compares."""
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from ..eai_output import eai_identifier, extract_steps
-from ..jobs import Jobs
-from ..similarity import PlanItemError
+if TYPE_CHECKING:
+    from ..jobs import Jobs
 
 
-def _world(protocol: str, *rest: Any) -> tuple:
-    from ...envs.virtualhome.world import VirtualHomeWorld
-
-    return (VirtualHomeWorld(protocol), protocol, *rest)
+def __getattr__(name: str) -> Any:
+    """``action_jobs`` and ``subgoal_jobs``: the jobs builders live with their scorers, so that resolving the
+    entry point imports the mode's code (``eai-gym score`` resolves it before its clock starts)."""
+    if name == "action_jobs":
+        from .action_sequencing import jobs
+        return jobs
+    if name == "subgoal_jobs":
+        from .subgoal_decomposition import jobs as subgoal_jobs
+        return subgoal_jobs
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ------------------------------------------------------------------------------ action_sequencing
-def _action(ctx: tuple, item: Any) -> dict:
-    from .action_sequencing import score_item
-
-    world, protocol, shortcut = ctx
-    return score_item(item, protocol, world, shortcut)
-
-
-def action_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: Any = None) -> Jobs:
-    shortcut = None if options["gold_shortcut"] is None else options["gold_shortcut"] == "on"
-
-    def summarize(records: list) -> dict:
-        from ...metrics.eai_summary import summarize
-
-        summary, counters = summarize([r["counts"] for r in records], protocol)
-        return {"summary": summary, "counters": counters}
-    return Jobs(_action, list(items), summarize, _world, (protocol, shortcut), summary_fields=("counts",))
-
-
 def action_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every task's annotated gold script as an EAI output item."""
     from ...envs.virtualhome.tasks import gold_plan_json, task_ids
@@ -44,20 +31,6 @@ def action_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 # ------------------------------------------------------------------------------ subgoal_decomposition
-def _subgoal(ctx: tuple, job: tuple) -> dict:
-    from .subgoal_decomposition import score_job
-
-    world, protocol = ctx
-    return score_job(job, protocol, world)
-
-
-def subgoal_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: Any = None) -> Jobs:
-    from . import subgoal_decomposition as vs
-
-    return Jobs(_subgoal, vs.plan_items(items, protocol, options["seed"]), lambda rs: {"summary": vs.summarize(rs)},
-                _world, (protocol,), summary_fields=vs.SUMMARY_FIELDS)
-
-
 def subgoal_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The subgoal plan derived from each task's goal (tasks with a temporal-logic goal)."""
     from ...envs.virtualhome.tasks import task_ids
@@ -70,6 +43,9 @@ def subgoal_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
 # ------------------------------------------------------------------------------ similarity
 def script_actions(llm_output: Any) -> list[str]:
     """The actions of an EAI VirtualHome output as script lines (``[WALK] <kitchen> (11)``)."""
+    from ..eai_output import extract_steps  # imported here: the other modes' entry points need neither
+    from ..similarity import PlanItemError
+
     if not isinstance(llm_output, str):
         raise PlanItemError(f"llm_output must be a string, got {type(llm_output).__name__}")
     plan = extract_steps(llm_output, "fixed")
@@ -79,6 +55,8 @@ def script_actions(llm_output: Any) -> list[str]:
 
 
 def similarity_actions(item: Any) -> tuple[str, list[str]]:
+    from ..eai_output import eai_identifier
+
     return eai_identifier(item), script_actions(item["llm_output"])
 
 
@@ -86,7 +64,6 @@ def gold_actions(key: str, options: Mapping[str, Any]) -> list[str]:
     from ...envs.virtualhome.tasks import load_task
 
     return list(load_task(key).metadata["virtualhome"].gold_script)
-
 
 
 # ------------------------------------------------------------------------------ goal_interpretation

@@ -19,16 +19,17 @@ import random
 from functools import lru_cache
 from itertools import islice
 import re
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from ...core.errors import UnknownTaskError
 from ...envs.virtualhome.subgoals import SubgoalCrash, choose, goal_subgoal_plan, search, split, vocabulary
-from ...envs.virtualhome.tasks import load_task, task_record
+from ...envs.virtualhome.tasks import load_task, object_labels, object_names, task_record
 from ...envs.virtualhome.world import VirtualHomeWorld, check_protocol
 from ...logic import tl
 from ...metrics.eai_subgoal import summarize_subgoal
 from ...metrics.plan_similarity import similarity_record
 from ..eai_subgoal_output import NotParseable, output_entries
+from ..jobs import Jobs
 
 MAX_PATHS = 256
 
@@ -107,14 +108,16 @@ def _predicate_params() -> dict[str, int]:
     return out
 
 
-def goal_counts(task, actions) -> dict[str, int]:
-    """The reference's goal counts for the chosen action sequence (replayed from the start)."""
-    world = VirtualHomeWorld("eai-1.0.5")
-    state = task.initial_state
-    for a in actions:
-        res = world.try_action(state, a)
-        if not hasattr(res, "kind"):
-            state = res
+def goal_counts(task, actions, state: Any = None) -> dict[str, int]:
+    """The reference's goal counts for the chosen action sequence (replayed from the start under eai-1.0.5's
+    rules; ``state``: the state that replay ends in, if known)."""
+    if state is None:
+        world = VirtualHomeWorld("eai-1.0.5")
+        state = task.initial_state
+        for a in actions:
+            res = world.try_action(state, a)
+            if not hasattr(res, "kind"):
+                state = res
     raw = task.metadata["virtualhome"].raw_goal
     nodes = [g for g in raw["goal"] if {"id", "class_name", "state"} <= g.keys()]
     edges: list[dict] = []
@@ -141,7 +144,24 @@ def goal_counts(task, actions) -> dict[str, int]:
 def score_item(item: Any, protocol: str, rng: random.Random | None, world: VirtualHomeWorld,
                draws_only: bool = False) -> dict[str, Any]:
     """Score one item. With ``draws_only`` stop once the item has made its random choices (the rest
-    of the scoring draws nothing): :func:`plan_items` uses it to find each item's RNG state."""
+    of the scoring draws nothing)."""
+    rec, task, plan = _choose(item, protocol, rng)
+    return rec if draws_only else _finish(rec, task, plan, item, protocol, world)
+
+
+#: what makes an item NotParseable (the reference reports these as a plan it cannot read or run)
+_NOT_PARSEABLE = (NotParseable, SubgoalCrash, tl.TLError, ValueError, NotImplementedError)
+
+
+def _not_parseable(rec: dict, e: Exception) -> None:
+    rec.update(category="NotParseable", message=str(e), success=False, executable=False, errors=[], actions=[],
+               goal=None)
+
+
+def _choose(item: Any, protocol: str, rng: random.Random | None) -> tuple[dict[str, Any], Any, tuple | None]:
+    """The first part of scoring an item, up to and including its random choices: the record so far, the task
+    (None: the item is invalid) and ``(goal, paths)`` to search (None: the record is complete but for the
+    similarity)."""
     rec: dict[str, Any] = {"identifier": item.get("identifier") if isinstance(item, dict) else None,
                            "status": "evaluated", "success": False, "category": None, "executable": False,
                            "errors": [], "actions": [], "goal": None, "message": "", "hallucination": None}
@@ -151,15 +171,26 @@ def score_item(item: Any, protocol: str, rng: random.Random | None, world: Virtu
         task = load_task(task_id_of(item["identifier"]))
     except UnknownTaskError as e:
         rec.update(status="invalid_input", message=str(e))
-        return rec
+        return rec, None, None
     rec["task_id"] = task.id
     try:
-        _run(rec, task, item["llm_output"], protocol, rng, world, draws_only)
-    except (NotParseable, SubgoalCrash, tl.TLError, ValueError, NotImplementedError) as e:
-        rec.update(category="NotParseable", message=str(e), success=False, executable=False, errors=[],
-                   actions=[], goal=None)
-    if not draws_only:
-        rec["similarity"] = _similarity(item["llm_output"], task)
+        return rec, task, _plan(rec, task, item["llm_output"], protocol, rng)
+    except _NOT_PARSEABLE as e:
+        _not_parseable(rec, e)
+        return rec, task, None
+
+
+def _finish(rec: dict[str, Any], task: Any, plan: tuple | None, item: Any, protocol: str,
+            world: VirtualHomeWorld) -> dict[str, Any]:
+    """The rest of scoring an item after :func:`_choose`: the search and the similarity record."""
+    if task is None:
+        return rec
+    if plan is not None:
+        try:
+            _search(rec, task, *plan, protocol, world)
+        except _NOT_PARSEABLE as e:
+            _not_parseable(rec, e)
+    rec["similarity"] = _similarity(item["llm_output"], task)
     return rec
 
 
@@ -176,19 +207,28 @@ def gold_subgoals(task_id: str) -> list[str] | None:
     return None if gold is None else list(gold)
 
 
+@lru_cache(maxsize=4096)
+def _plain_subgoals(llm_output: str) -> tuple[str, ...] | NotParseable:
+    try:
+        return tuple(read_subgoals(llm_output, None))
+    except NotParseable as e:
+        return e
+
+
 def _similarity(llm_output: Any, task) -> dict | None:
     """The subgoal list against the task's gold subgoal plan (its goal split at ``then``), if it has one."""
     gold = gold_subgoals(task.id) if task.goal.tl_goal else None
-    try:
-        return None if gold is None else similarity_record(read_subgoals(llm_output, None), gold)
-    except NotParseable:
-        return similarity_record([], gold)
+    if gold is None:
+        return None
+    plan = _plain_subgoals(llm_output) if isinstance(llm_output, str) else NotParseable()
+    return similarity_record([] if isinstance(plan, NotParseable) else list(plan), gold)
 
 
 @lru_cache(maxsize=1024)
-def _object_names(scene: Any) -> tuple[dict[int, str], frozenset[str]]:
-    """A scene's object names by id, and the set of its class names (each item of a task reads them)."""
-    id_to_name = {o.id: o.name for o in scene.objects.values()}
+def _object_names(task_id: str) -> tuple[dict[int, str], frozenset[str]]:
+    """A task's object names by id, and the set of its class names (each item of a task reads them), from its
+    record: a plan that fails these checks never builds the task's scene."""
+    id_to_name = object_names(task_id)
     return id_to_name, frozenset(id_to_name.values())
 
 
@@ -210,21 +250,39 @@ def _parse(text: str) -> tl.Formula:
     return out
 
 
-def _run(rec, task, llm_output, protocol, rng, world, draws_only=False) -> None:
+@lru_cache(maxsize=16384)
+def _semantics(text: str, task_id: str) -> dict | None | NotParseable:
+    try:
+        return _semantic(_parse(text), *_object_names(task_id))
+    except NotParseable as e:
+        return e
+
+
+def _checked(text: str, task_id: str) -> dict | None:
+    """:func:`_semantic` of the parsed ``text`` against the task's objects, remembered (:func:`plan_items` and
+    the scoring that follows it check the same plans; the report is only read)."""
+    out = _semantics(text, task_id)
+    if isinstance(out, NotParseable):
+        raise NotParseable(str(out))
+    return out
+
+
+def _plan(rec, task, llm_output, protocol, rng) -> tuple | None:
+    """The plan's goal and subgoal paths (the random choices made), or None when the record is complete."""
     subgoals = read_subgoals(llm_output, rng if protocol == "eai-1.0.5" else None)
     try:
         formula = _parse(" then ".join(subgoals))
     except tl.TLError as e:
         if e.unknown_primitive:
             rec.update(category="Hallucination", hallucination="UnknownPrimitive", message=str(e))
-            return
+            return None
         raise
-    sem = _semantic(formula, *_object_names(task.initial_state.scene))
+    sem = _checked(" then ".join(subgoals), task.id)
     if sem is not None:
         kind = "IncorrectParamLength" if sem["IncorrectParamLength"] else "ObjectNotInScene"
         rec.update(category="Hallucination", hallucination=kind, message=sem["error_info"].strip(),
                    hallucination_flags={k: sem[k] for k in ("IncorrectParamLength", "ObjectNotInScene")})
-        return
+        return None
     if not task.goal.tl_goal:
         raise NotParseable("Failed to get final goal formula (the task has no tl_goal)")
     goal = _parse(task.goal.tl_goal)
@@ -233,9 +291,13 @@ def _run(rec, task, llm_output, protocol, rng, world, draws_only=False) -> None:
     else:
         paths = list(islice(tl.iter_subgoal_paths(formula), MAX_PATHS))
         paths = [[g for g in p if isinstance(g, tl.Primitive)] for p in paths]
-    if draws_only:
-        return
-    results = [search(world, task.initial_state, p, goal, reference_crash=protocol == "eai-1.0.5") for p in paths]
+    return goal, paths
+
+
+def _search(rec, task, goal, paths, protocol, world) -> None:
+    labels = object_labels(task.id)
+    ref = protocol == "eai-1.0.5"
+    results = [search(world, task.initial_state, p, goal, reference_crash=ref, labels=labels) for p in paths]
     executable = any(r[0] for r in results)
     feasible = [b for r in results for b in r[1]]
     failed = [b for r in results for b in r[2]]
@@ -248,19 +310,18 @@ def _run(rec, task, llm_output, protocol, rng, world, draws_only=False) -> None:
                         "action": e["action"]} for e in best.errors],
                actions=[f"[{a.name}]" + "".join(f" <{n}> ({i})" for n, i in zip(a.arg_names, a.args))
                         for a in best.actions],
-               goal=goal_counts(task, best.actions))
+               goal=goal_counts(task, best.actions, best.state if ref else None))  # (search ran eai-1.0.5's rules)
 
 
 def plan_items(items: Iterable[Any], protocol: str = "fixed", seed: int = 0) -> list[tuple]:
     """One job per item, in input order, for :func:`score_job`: ``("record", rec)`` for an item whose
-    identifier repeats an earlier one (not evaluated, as the reference keys its results by identifier),
-    else ``("item", item, rng_state)``. Under eai-1.0.5 the items share one RNG seeded with ``seed``:
-    ``rng_state`` is its state when the item's turn comes, found by replaying the random choices of the
-    items before it (parsing only, no search), so that jobs can be scored apart, in any order, with the
-    serial result. Under fixed it is None."""
+    identifier repeats an earlier one (not evaluated, as the reference keys its results by identifier), else
+    under fixed ``("item", item)``, under eai-1.0.5 ``("chosen", item, rec, task id, plan)``: the items share
+    one RNG seeded with ``seed``, so each item's random choices are made here, in input order (the first part of
+    its scoring, :func:`_choose`: reading, parsing and checking the plan, no search), and the job carries what
+    they gave; jobs can then be scored apart, in any order, with the serial result."""
     check_protocol(protocol)
     ref = protocol == "eai-1.0.5"
-    world = VirtualHomeWorld(protocol) if ref else None
     rng = random.Random(seed)
     seen: set[str] = set()
     jobs: list[tuple] = []
@@ -276,11 +337,10 @@ def plan_items(items: Iterable[Any], protocol: str = "fixed", seed: int = 0) -> 
             except UnknownTaskError:
                 pass
         if ref:
-            state = rng.getstate()
-            score_item(it, protocol, rng, world, draws_only=True)
-            jobs.append(("item", it, state))
+            rec, task, plan = _choose(it, protocol, rng)
+            jobs.append(("chosen", it, rec, None if task is None else task.id, plan))
         else:
-            jobs.append(("item", it, None))
+            jobs.append(("item", it))
     return jobs
 
 
@@ -288,12 +348,11 @@ def score_job(job: tuple, protocol: str, world: VirtualHomeWorld) -> dict[str, A
     """The record of one job of :func:`plan_items`."""
     if job[0] == "record":
         return job[1]
-    _, item, state = job
-    rng = None
-    if state is not None:
-        rng = random.Random(0)  # a fixed seed: cheaper than one from the system's randomness, and replaced below
-        rng.setstate(state)
-    return score_item(item, protocol, rng, world)
+    if job[0] == "item":
+        return score_item(job[1], protocol, None, world)
+    _, item, rec, task_id, plan = job
+    task = None if task_id is None else load_task(task_id)
+    return _finish(dict(rec), task, plan, item, protocol, world)  # (a copy: the job can be scored again)
 
 
 #: the record fields :func:`summarize` reads (with ``status``)
@@ -311,3 +370,20 @@ def score_items(items: Iterable[Any], protocol: str = "fixed", seed: int = 0) ->
     world = VirtualHomeWorld(protocol)
     records = [score_job(job, protocol, world) for job in plan_items(items, protocol, seed)]
     return {"summary": summarize(records), "tasks": records}
+
+
+# ------------------------------------------------------------------------------ eai-gym score (the registry's jobs)
+def _context(protocol: str) -> tuple:
+    return VirtualHomeWorld(protocol), protocol
+
+
+def _unit(ctx: tuple, job: tuple) -> dict:
+    world, protocol = ctx
+    return score_job(job, protocol, world)
+
+
+def jobs(items: list, protocol: str, options: Mapping[str, Any], mode: Any = None) -> Jobs:
+    """The work of ``eai-gym score virtualhome --mode subgoal_decomposition`` (``options["seed"]``: the
+    eai-1.0.5 RNG's seed)."""
+    return Jobs(_unit, plan_items(items, protocol, options["seed"]), lambda rs: {"summary": summarize(rs)},
+                _context, (protocol,), summary_fields=SUMMARY_FIELDS)
