@@ -301,8 +301,11 @@ def initial_objects(task_id: str) -> tuple[dict[int, ObjectInfo], dict[int, froz
 
 @lru_cache(maxsize=None)
 def task_object_ids(task_id: str) -> tuple[int, ...]:
-    """The objects a task shows an agent: its relevant objects and the rooms of the scene."""
-    rec = task_record(task_id)
+    """The objects a task shows an agent: its relevant objects and the rooms of the scene. (Its record is decoded
+    afresh, not kept: sizing the index-mode action space reads every task's, and keeping all 342 decoded records,
+    some 115,000 lists, would make every full collection of the garbage collector walk them.)"""
+    _check_id(task_id)
+    rec = packed().task(task_id)[0]
     rooms = {n[0] for n in packed().header["base_nodes"] if n[2] == "Rooms"}
     rooms |= {n[0] for n in rec["init"]["nodes"]["objects"] if n[2] == "Rooms"}
     rooms -= set(rec["init"]["nodes"]["del"])
