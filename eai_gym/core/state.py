@@ -81,17 +81,10 @@ class Scene:
         The changes are applied the first time the new scene's objects, states or edges are read (a task loaded
         only for its goal or record never pays for its scene): until then the arguments are kept as given
         (iterators included), and must not change."""
-        new = Scene.__new__(Scene)
+        new = _PendingScene.__new__(_PendingScene)
         new._pending = (self, set_objects, del_objects, set_states, add_edges, del_edges)
         new.memo = {}
         return new
-
-    def __getattr__(self, name: str) -> Any:
-        """A derived scene's contents, made on first read (:meth:`derive`); called only for unset slots."""
-        if name not in _DERIVED or self._pending is None:
-            raise AttributeError(f"'Scene' object has no attribute {name!r}")
-        self._apply(*self._pending)
-        return getattr(self, name)
 
     def _apply(self, base: "Scene", set_objects: Iterable[ObjectInfo], del_objects: Iterable[ObjId],
                set_states: Iterable[tuple[ObjId, Iterable[str]]], add_edges: Iterable, del_edges: Iterable) -> None:
@@ -113,6 +106,7 @@ class Scene:
         self.objects, self.states, self.out, self.inn = objects, states, out, inn
         self.relations = base.relations | relations
         self._pending = None
+        self.__class__ = Scene  # (a plain scene from now on: no attribute lookup goes through __getattr__)
 
     def ids_named(self, name: str) -> tuple[ObjId, ...]:
         """Ids of the objects whose class name is ``name``, in scene order."""
@@ -125,6 +119,27 @@ class Scene:
 
     def initial_state(self) -> "WorldState":
         return WorldState(self)
+
+
+class _PendingScene(Scene):
+    """A derived scene whose changes are not applied yet (:meth:`Scene.derive`): the first read of its objects,
+    states or edges applies them and makes it a plain :class:`Scene`. (Only this class has ``__getattr__``: a class
+    that has one pays for it at every attribute lookup, and steps read a scene's tables all the time.)"""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        """A derived scene's contents, made on first read; called only for unset slots."""
+        if name not in _DERIVED or self._pending is None:
+            raise AttributeError(f"'Scene' object has no attribute {name!r}")
+        self._apply(*self._pending)
+        return getattr(self, name)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """Pickled as the plain scene it becomes (its changes applied first)."""
+        if self._pending is not None:
+            self._apply(*self._pending)
+        return object.__reduce_ex__(self, protocol)
 
 
 #: each state's serial number (:attr:`WorldState.serial`), unique in a process
