@@ -18,6 +18,9 @@ Rows (every figure is CPU time, medians; the machine is shared, so the runs are 
   (``benchmarks/bench_parallel_scoring.py --repeat 1``): the wall-time speed-up, and the best speed-up two
   free cores allow for the CPU times measured (what a busy machine cannot hide), target 1.8x.
 
+Before each measurement the run times a fixed pure-Python loop (:func:`machine_speed`): the same code is the
+same instructions, so its CPU time shows how fast the (shared) machine was at that moment, beside the figures.
+
 Writes ``speed_targets.md`` and ``speed_targets.json`` into ``--out`` (default ``bench-results``) and prints the
 table. ``python -m benchmarks --speed-targets`` runs it as part of the suite.
 """
@@ -51,6 +54,22 @@ def _commit() -> str | None:
                               check=True).stdout.strip() or None
     except (OSError, subprocess.CalledProcessError):
         return None
+
+
+#: the fixed loop :func:`machine_speed` times
+_LOOP_N = 1_000_000
+
+
+def machine_speed() -> float:
+    """CPU milliseconds of a fixed pure-Python loop (the best of three): a reading of the machine's speed now."""
+    best = float("inf")
+    for _ in range(3):
+        t = time.process_time()
+        total = 0
+        for i in range(_LOOP_N):
+            total += i & 7
+        best = min(best, time.process_time() - t)
+    return round(best * 1e3, 1)
 
 
 def steps_per_s(world: str, steps: int, repeats: int) -> dict[str, Any]:
@@ -112,13 +131,22 @@ def measure(steps: int, repeats: int, eai_python: str | None, before_tree: str |
                                     "machine": f"{platform.machine()}, {os.cpu_count()} CPUs",
                                     "python": sys.version.split()[0], "commit": _commit(),
                                     "steps": steps, "repeats": repeats}}
-    res["steps_per_s"] = {w: steps_per_s(w, steps, repeats) for w in STEP_TARGETS}
+    speed = res["meta"]["machine_speed_ms"] = {}
+    res["steps_per_s"] = {}
+    for w in STEP_TARGETS:
+        speed[f"steps {w}"] = machine_speed()
+        res["steps_per_s"][w] = steps_per_s(w, steps, repeats)
+    speed["command line and scoring"] = machine_speed()
     res["cli"] = measure_cli(target_repeat, eai_python)
     if before_tree:
+        speed["subgoal before"] = machine_speed()
         res["subgoal_before"] = before_subgoal(before_tree, target_repeat)
+    speed["compat"] = machine_speed()
     res["compat"] = compat_ratio()
     if workers_n:
+        speed["workers"] = machine_speed()
         res["workers"] = workers(workers_n)
+    speed["end"] = machine_speed()
     return res
 
 
@@ -182,6 +210,12 @@ def markdown(res: dict[str, Any]) -> str:
              f"commit {m.get('commit') or 'unknown'}", "",
              "| target | measured (CPU time unless said) | met |", "|---|---|---|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows(res)]
+    speed = m.get("machine_speed_ms")
+    if speed:
+        lines += ["", f"The machine's speed along the run (CPU ms of a fixed {_LOOP_N:,}-step Python loop, best of "
+                      "three, before each part; the same instructions each time, so a higher figure is a slower "
+                      "moment of this shared machine): "
+                  + ", ".join(f"{part} {ms:g}" for part, ms in speed.items()) + "."]
     lines += ["", f"Steps/s: `benchmarks/bench_random_legal.py --worlds W --steps {m['steps']} --repeats "
                   f"{m['repeats']}`, one fresh process per world, the median of the runs listed (the first run "
                   "meets its tasks for the first time). The other rows: `benchmarks/bench_targets.py` (5 runs "

@@ -36,7 +36,7 @@ def test_speed_targets_table_judges_each_target():
     from benchmarks.speed_targets import markdown
 
     res = {"meta": {"date": "2026-11-28 12:00 UTC", "machine": "x86_64, 2 CPUs", "python": "3.11.7", "commit": "abc1234",
-                    "steps": 3000, "repeats": 7},
+                    "steps": 3000, "repeats": 7, "machine_speed_ms": {"steps virtualhome": 41.5, "end": 80.0}},
            "steps_per_s": {"virtualhome": {"median_steps_per_s": 10500.0, "runs": [9000, 10500, 11000]},
                            "behavior": {"median_steps_per_s": 9500.0, "runs": [9500]},
                            "rearrange": {"error": "failed"},
@@ -53,6 +53,7 @@ def test_speed_targets_table_judges_each_target():
                        "serial_mb": 390, "parent_mb": 310, "worker_mb": 165}}
     md = markdown(res)
     assert "commit abc1234" in md and "2 CPUs" in md and "2026-11-28" in md
+    assert "steps virtualhome 41.5, end 80." in md
     lines = {line.split(" | ")[0].lstrip("| "): line for line in md.splitlines() if line.startswith("| ")}
     assert lines["virtualhome: ≥ 10,000 random legal steps/s (public API)"].endswith("| yes |")
     assert lines["behavior: ≥ 10,000 random legal steps/s (public API)"].endswith("| **no** |")
