@@ -254,16 +254,22 @@ def _base_names() -> dict[int, str]:
     return {n[0]: n[1] for n in packed().header["base_nodes"]}
 
 
+def _initial_nodes(task_id: str, base: dict[int, Any], value: Callable[[list], Any]) -> dict[int, Any]:
+    """``base`` (a value per base-scene object) changed as a task's initial graph changes the base scene's nodes:
+    its deleted objects dropped, its own objects' values made by ``value`` from their nodes; in scene order."""
+    nodes = task_record(task_id)["init"]["nodes"]
+    out = dict(base)
+    for oid in nodes["del"]:
+        out.pop(oid, None)
+    for n in nodes["objects"]:
+        out[n[0]] = value(n)
+    return out
+
+
 def object_names(task_id: str) -> dict[int, str]:
     """The class name of every object of a task's initial graph by id, in its scene's order, without building its
     scene (cheap)."""
-    nodes = task_record(task_id)["init"]["nodes"]
-    names = dict(_base_names())
-    for oid in nodes["del"]:
-        names.pop(oid, None)
-    for n in nodes["objects"]:
-        names[n[0]] = n[1]
-    return names
+    return _initial_nodes(task_id, _base_names(), lambda n: n[1])
 
 
 @lru_cache(maxsize=1)
@@ -274,13 +280,7 @@ def _base_labels() -> dict[int, str]:
 def object_labels(task_id: str) -> tuple[str, ...]:
     """The objects of a task's initial graph as temporal-logic formulas name them (``"tv.426"``), in its scene's
     order (:func:`eai_gym.envs.virtualhome.subgoals.object_labels` of its scene), without building its scene."""
-    nodes = task_record(task_id)["init"]["nodes"]
-    labels = dict(_base_labels())
-    for oid in nodes["del"]:
-        labels.pop(oid, None)
-    for n in nodes["objects"]:
-        labels[n[0]] = f"{n[1]}.{n[0]}"
-    return tuple(labels.values())
+    return tuple(_initial_nodes(task_id, _base_labels(), lambda n: f"{n[1]}.{n[0]}").values())
 
 
 def initial_objects(task_id: str) -> tuple[dict[int, ObjectInfo], dict[int, frozenset[str]]]:
