@@ -4,7 +4,7 @@ substances, standing beside a fixture, recipe outputs on their container."""
 from __future__ import annotations
 
 from eai_gym.core import Episode
-from eai_gym.envs.behavior1k.diagnose import unreachable
+from eai_gym.builders.behavior1k.diagnose import unreachable
 from eai_gym.envs.behavior1k.kb import activity_kb
 from eai_gym.envs.behavior1k.world import Behavior1KWorld, load_task
 
@@ -70,7 +70,7 @@ def test_a_room_without_a_floor_synset_has_the_agents_ground_as_floor() -> None:
 
 
 def test_recipe_outputs_stand_on_the_container_their_inputs_stood_on() -> None:
-    from eai_gym.envs.behavior1k.planner import plan
+    from eai_gym.builders.behavior1k.planner import plan
 
     found = plan("baking_cookies_for_the_PTA_bake_sale", max_nodes=4000).plan
     assert found is not None

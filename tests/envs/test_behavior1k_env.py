@@ -177,7 +177,7 @@ def test_every_packaged_gold_plan_reaches_its_goal() -> None:
     ("mowing_the_lawn", "no container the agent can carry to scoop it up"),
 ])
 def test_static_reasons_for_unsolvable_activities(activity: str, words: str) -> None:
-    from eai_gym.envs.behavior1k.diagnose import unreachable
+    from eai_gym.builders.behavior1k.diagnose import unreachable
 
     assert words in (unreachable(activity) or "")
 
@@ -187,13 +187,13 @@ def test_static_reasons_for_unsolvable_activities(activity: str, words: str) -> 
                                       "organizing_school_stuff", "setting_up_for_an_event",  # PLACE_NEXT_TO_GROUP
                                       "stacking_wood"])  # its goal is unsatisfiable, but no check names it
 def test_solvable_activities_have_no_static_reason(activity: str) -> None:
-    from eai_gym.envs.behavior1k.diagnose import unreachable
+    from eai_gym.builders.behavior1k.diagnose import unreachable
 
     assert unreachable(activity) is None
 
 
 def test_no_activity_with_a_packaged_plan_has_a_static_reason() -> None:
-    from eai_gym.envs.behavior1k.diagnose import unreachable
+    from eai_gym.builders.behavior1k.diagnose import unreachable
 
     plans = gold_data()["plans"]
     if not plans:

@@ -9,7 +9,7 @@ import pytest
 from eai_gym.core import Episode
 from eai_gym.envs.behavior1k.goals import activity_goal
 from eai_gym.envs.behavior1k.gold import gold_data
-from eai_gym.envs.behavior1k.heuristic import distance
+from eai_gym.builders.behavior1k.heuristic import distance
 from eai_gym.envs.behavior1k.kb import activity_kb
 from eai_gym.envs.behavior1k.world import Behavior1KWorld, initial_state, load_task
 
@@ -112,7 +112,7 @@ def _after(activity: str, steps: list[str]):
 
 
 def test_estimate_of_a_melted_substance_falls_step_by_step_as_its_object_goes_into_a_closed_heat_source() -> None:
-    from eai_gym.envs.behavior1k.heuristic import make_cost
+    from eai_gym.builders.behavior1k.heuristic import make_cost
 
     kb = activity_kb("make_cookie_dough")
     steps = ["OPEN(microwave.n.02_1)", "GRASP(butter.n.01_1)", "PLACE_INSIDE(microwave.n.02_1)",
@@ -124,7 +124,7 @@ def test_estimate_of_a_melted_substance_falls_step_by_step_as_its_object_goes_in
 
 
 def test_a_cold_source_is_no_place_to_cook_or_melt_a_substance() -> None:
-    from eai_gym.envs.behavior1k.heuristic import make_cost
+    from eai_gym.builders.behavior1k.heuristic import make_cost
 
     # the grated cheese starts in a tupperware inside the refrigerator (a cold source)
     kb = activity_kb("making_a_snack")
@@ -134,7 +134,7 @@ def test_a_cold_source_is_no_place_to_cook_or_melt_a_substance() -> None:
 
 
 def test_heat_reaches_what_is_in_a_pan_on_the_stove_in_the_estimate_too() -> None:
-    from eai_gym.envs.behavior1k.heuristic import literal_cost
+    from eai_gym.builders.behavior1k.heuristic import literal_cost
 
     kb = activity_kb("make_garlic_mushrooms")
     cooked = ("cooked", "mushroom.n.05_1")
@@ -147,7 +147,7 @@ def test_heat_reaches_what_is_in_a_pan_on_the_stove_in_the_estimate_too() -> Non
 
 
 def test_making_a_thing_the_goal_names_never_raises_the_estimate() -> None:
-    from eai_gym.envs.behavior1k.planner import estimate
+    from eai_gym.builders.behavior1k.planner import estimate
 
     steps = ["OPEN(electric_refrigerator.n.01_1)", "OPEN(cabinet.n.01_1)", "GRASP(carving_knife.n.01_1)"]
     steps += [f"CUT(mushroom.n.05_{i})" for i in range(1, 6)]
@@ -162,7 +162,7 @@ def test_making_a_thing_the_goal_names_never_raises_the_estimate() -> None:
     "make_edible_chocolate_chip_cookie_dough",  # an input cooked outside the mixer whose dough must stay raw
 ])
 def test_planner_finds_plans_the_search_once_gave_up_on(activity: str) -> None:
-    from eai_gym.envs.behavior1k.planner import plan
+    from eai_gym.builders.behavior1k.planner import plan
 
     result = plan(activity, max_nodes=15_000)
     assert result.plan is not None, result.reason
@@ -181,7 +181,7 @@ def test_goal_literals_forced_through_choices_and_by_conjuncts_together() -> Non
 
 
 def test_a_literal_every_case_of_a_choice_needs_gets_a_static_reason() -> None:
-    from eai_gym.envs.behavior1k.diagnose import unreachable
+    from eai_gym.builders.behavior1k.diagnose import unreachable
 
     # each casserole the exists may pick needs both chicken legs hot; the activity declares no heat source
     assert unreachable("set_up_a_buffet") == "('hot', 'chicken_leg.n.01_1'): the activity declares no heat source"

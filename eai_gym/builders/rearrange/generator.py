@@ -17,7 +17,7 @@ propositions are gated ``while_satisfied`` (mode any) on the placements of the s
 an entity; a later stage's placement of an entity is gated ``after_satisfied`` (any) on its placement
 in the most recent earlier stage. ``TerminalSatisfactionConstraint`` lists every proposition that
 must still hold at the end. ``info["solution"]`` holds the intended solution, stage by stage, as
-subtasks the oracle (:mod:`.oracle`) executes.
+subtasks the oracle (:mod:`eai_gym.envs.rearrange.oracle`) executes.
 """
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .episode import RearrangeEpisode
-from .house import Furniture, House
-from .houses import objects_for_room
-from .instructions import instruction
-from .objects import object_classes
-from .skills import STATE_SKILLS
+from ...envs.rearrange.episode import RearrangeEpisode
+from ...envs.rearrange.house import Furniture, House
+from ...envs.rearrange.houses import objects_for_room
+from ...envs.rearrange.instructions import instruction
+from ...envs.rearrange.objects import object_classes
+from ...envs.rearrange.skills import STATE_SKILLS
 
 KINDS = ("constraint_free", "spatial", "temporal", "heterogeneous")
 ROBOT_SKILLS = sorted(set(("Navigate", "Pick", "Place", "Rearrange", "Open", "Close", "Explore", "Wait",
@@ -298,5 +298,5 @@ def generate_episode(house: House, kind: str, seed: int, episode_id: str) -> Rea
     assert not set(STATE_SKILLS) & set(ROBOT_SKILLS)
     text = instruction(b.phrases, b.objects, house, rng)
     return RearrangeEpisode(episode_id, house.id, text, dict(b.objects), dict(b.start), spec, starts, caps, kind,
-                            {"generator": "eai_gym.envs.rearrange.generator", "seed": seed,
+                            {"generator": "eai_gym.builders.rearrange.generator", "seed": seed,
                              "solution": b.solution})

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import itertools
 
-from .goals import activity_goal, goal_forced_literals
-from .kb import ActivityKB, activity_kb
-from .dynamics import is_fixture
-from .rules import DRYER_CATEGORY
-from .world import initial_state
+from ...envs.behavior1k.dynamics import is_fixture
+from ...envs.behavior1k.goals import activity_goal, goal_forced_literals
+from ...envs.behavior1k.kb import ActivityKB, activity_kb
+from ...envs.behavior1k.rules import DRYER_CATEGORY
+from ...envs.behavior1k.world import initial_state
 
 #: predicates no action or rule of the world makes false, and why
 IRREVERSIBLE = {"broken": "no action or rule repairs a broken object (OmniGibson has no repair primitive, bddl 3.6.0 "
@@ -210,7 +210,7 @@ def _dryers(kb: ActivityKB) -> list[str]:
 
 
 def _cut_makes(kb: ActivityKB, synset: str) -> bool:
-    from .data import raw
+    from ...envs.behavior1k.data import raw
 
     return any(synset in r["output_synsets"] for kind in ("slicing", "dicing") for r in raw()["rules"][kind]) \
         and any(kb.has(i, "slicer") for i in kb.instances)

@@ -13,13 +13,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Sequence
 
+from ...envs.behavior1k.dynamics import closed_around, conditions_met
+from ...envs.behavior1k.goals import activity_goal, goal_forced_literals, joint_goal_literals
+from ...envs.behavior1k.kb import ActivityKB, activity_kb
+from ...envs.behavior1k.rules import DRYER_CATEGORY
+from ...envs.behavior1k.state import B1KState
+from ...envs.behavior1k.world import initial_state
 from ...logic.bddl_eval import Fact
-from .dynamics import closed_around, conditions_met
-from .goals import activity_goal, goal_forced_literals, joint_goal_literals
-from .kb import ActivityKB, activity_kb
-from .rules import DRYER_CATEGORY
-from .state import B1KState
-from .world import initial_state
 
 #: relations made by placing the held object on/in/next to a target
 PLACED = frozenset({"inside", "ontop", "nextto", "under", "draped", "overlaid", "attached", "touching"})

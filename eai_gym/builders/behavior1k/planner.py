@@ -16,13 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .dynamics import Failure, dice_through_halves
-from .goals import activity_goal
+from ...envs.behavior1k.dynamics import Failure, dice_through_halves
+from ...envs.behavior1k.goals import activity_goal
+from ...envs.behavior1k.kb import ActivityKB, activity_kb
+from ...envs.behavior1k.rules import settle
+from ...envs.behavior1k.state import B1KState
+from ...envs.behavior1k.world import ACTIONS, ALL_HANDLERS, NO_TARGET, initial_state, to_text
 from .heuristic import distance, literal_cost
-from .kb import ActivityKB, activity_kb
-from .rules import settle
-from .state import B1KState
-from .world import ACTIONS, ALL_HANDLERS, NO_TARGET, initial_state, to_text
 
 #: abilities that make an object a possible tool or station in a plan
 TOOL_PROPS = ("slicer", "particleRemover", "particleSource", "particleApplier", "heatSource", "coldSource",
