@@ -23,7 +23,6 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-sys.path.insert(0, os.path.join(HERE, "..", "tools"))
 
 from eai_gym.logic.pddl_operators import OperatorFormatError, complete_domain  # noqa: E402
 from eai_gym.scoring import transition_modeling as tm  # noqa: E402
@@ -31,7 +30,7 @@ from eai_gym.scoring.behavior import transition_modeling as bt  # noqa: E402
 from eai_gym.scoring.builtin_planner import BuiltinPlanner  # noqa: E402
 from eai_gym.scoring.planner import FastDownward  # noqa: E402
 from eai_gym.scoring.virtualhome import transition_modeling as vt  # noqa: E402
-from transition_modeling_table import reference_verdicts  # noqa: E402
+from tools.tables.transition_modeling import reference_verdicts  # noqa: E402
 
 DATA = os.path.join(HERE, "..", "tests", "reference", "data", "transition_modeling")
 WORLDS = {"virtualhome": vt, "behavior": bt}

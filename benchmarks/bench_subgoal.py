@@ -9,7 +9,7 @@ Inputs: VirtualHome, the 338 goal-derived plans (each task's ``tl_goal`` split a
 read off the gold action plans (``--gold`` for behavior). eai-gym runs ``eai-gym score`` in a fresh
 process (whole-process time) with ``--protocol eai-1.0.5 --seed 0``. The references, when given:
 VirtualHome through the kit's ``harness/virtualhome/ref_vh_eval.py subgoal_decomposition --seed 0``,
-BEHAVIOR through ``tools/behavior_subgoal_reference.py run --seed 0`` (the kit's iGibson stand-ins).
+BEHAVIOR through ``python -m tools.reference.behavior_subgoal run --seed 0`` (the kit's iGibson stand-ins).
 Both report the summary; the script checks they are equal.
 """
 
@@ -67,9 +67,10 @@ def run(world: str, args: argparse.Namespace, tmp: str) -> dict:
             cmd = [ref_python, os.path.join(args.kit, "harness", "virtualhome", "ref_vh_eval.py"),
                    "subgoal_decomposition", plans, ref_out, "--seed", "0"]
         else:
-            cmd = [ref_python, os.path.join(HERE, "..", "tools", "behavior_subgoal_reference.py"), "--kit", args.kit,
-                   "run", plans, ref_out, "--seed", "0"]
-        ref = _timed(cmd)
+            cmd = [ref_python, "-m", "tools.reference.behavior_subgoal", "--kit", args.kit, "run", plans, ref_out,
+                   "--seed", "0"]
+        path = os.pathsep.join(filter(None, [os.path.dirname(HERE), os.environ.get("PYTHONPATH")]))  # the checkout first
+        ref = _timed(cmd, {**os.environ, "PYTHONPATH": path})
         with open(ref_out) as f:
             ref_summary = json.load(f)["summary"]
         res.update(reference_s=ref, ratio=ref / ours, same_summary=ref_summary == summary)

@@ -19,8 +19,8 @@ def run(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
 
 
 def test_exporter_writes_alfworld_folders(tmp_path):
-    out = run("tools/export_alfworld_games.py", str(tmp_path), "--split", "eval_out_of_distribution", "--total", "5",
-              "--limit", "2")
+    out = run("-m", "tools.convert.alfworld_export", str(tmp_path), "--split", "eval_out_of_distribution",
+              "--total", "5", "--limit", "2")
     assert out.returncode == 0, out.stderr
     folders = sorted(p.parent for p in tmp_path.rglob("initial_state.pddl"))
     assert len(folders) == 5 and all((f / "traj_data.json").exists() for f in folders)

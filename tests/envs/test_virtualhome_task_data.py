@@ -5,18 +5,12 @@ from the file a task at a time it gives what its bytes give, and a damaged or fo
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
 from eai_gym.core import Scene
 from eai_gym.envs.virtualhome import task_data, tasks
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
-
-import pack_virtualhome  # noqa: E402
+from tools.convert import virtualhome_pack as pack_virtualhome
 
 
 def _dedup(items: list) -> tuple:

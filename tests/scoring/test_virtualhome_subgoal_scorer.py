@@ -5,15 +5,11 @@ from __future__ import annotations
 
 import json
 import random
-import sys
-from pathlib import Path
 
 from eai_gym.envs.virtualhome import subgoals, tasks
 from eai_gym.envs.virtualhome.world import VirtualHomeWorld
 from eai_gym.logic import tl
 from eai_gym.scoring.virtualhome import subgoal_decomposition as sd
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
 
 def test_object_labels_from_the_record_are_the_scene_s() -> None:
@@ -50,7 +46,7 @@ def test_goal_counts_of_the_branch_state_equal_the_replay_s() -> None:
 
 
 def test_unwrap_removes_the_enclosing_parentheses_as_a_walk_over_every_character_does() -> None:
-    from behavior_subgoal_reference import strip_outer as unwrap_char_by_char  # the same loop, in tools/
+    from tools.reference.behavior_subgoal import strip_outer as unwrap_char_by_char  # the same loop, in tools/
 
     goals = [tasks.task_record(t)["tl_goal"] for t in tasks.task_ids() if tasks.task_record(t)["tl_goal"]]
     rng = random.Random(0)

@@ -2,9 +2,9 @@
 
 Used to show that a refactoring changes no output::
 
-    python tools/check_identical_outputs.py record BEFORE_DIR --root OLD_TREE   # before the change
-    python tools/check_identical_outputs.py record AFTER_DIR                     # after it (this tree)
-    python tools/check_identical_outputs.py compare BEFORE_DIR AFTER_DIR
+    python -m tools.checks.identical_outputs record BEFORE_DIR --root OLD_TREE   # before the change
+    python -m tools.checks.identical_outputs record AFTER_DIR                     # after it (this tree)
+    python -m tools.checks.identical_outputs compare BEFORE_DIR AFTER_DIR
 
 ``record`` runs ``eai-gym score WORLD --gold`` for every world, mode, protocol and world option, scores the
 reference-case inputs (``--cases``, default ``../shared/reference/cases``), runs ``list`` / ``show`` and
@@ -21,7 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tools.common import KIT, ROOT
 
 
 def runs(cases: Path) -> list[tuple[str, list[str]]]:
@@ -126,7 +126,7 @@ def main() -> int:
     r.add_argument("dest", type=Path)
     r.add_argument("--root", type=Path, default=ROOT, help="the source tree to run (default: this one)")
     r.add_argument("--only", default="", help="only the runs whose name starts with this")
-    r.add_argument("--cases", type=Path, default=ROOT.parent / "shared" / "reference" / "cases")
+    r.add_argument("--cases", type=Path, default=KIT / "cases")
     c = sub.add_parser("compare")
     c.add_argument("a", type=Path)
     c.add_argument("b", type=Path)

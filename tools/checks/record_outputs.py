@@ -1,11 +1,11 @@
 """Record what ``eai-gym score`` writes for every packaged gold run and every recorded reference input, to
 compare two trees of the package: a refactoring must leave every file the same.
 
-    python tools/record_outputs.py record OUT_DIR [--only SUBSTRING] [--skip-slow]
-    python tools/record_outputs.py compare BEFORE_DIR AFTER_DIR
+    python -m tools.checks.record_outputs record OUT_DIR [--only SUBSTRING] [--skip-slow]
+    python -m tools.checks.record_outputs compare BEFORE_DIR AFTER_DIR
 
-``record`` runs the command line in this process (``eai_gym.cli.main``; the tree is whatever ``import eai_gym``
-finds, e.g. ``PYTHONPATH=TREE``) once per case and keeps each results file, minus what depends on the run and
+``record`` runs the command line in this process (``eai_gym.cli.main``; the tree is this checkout, or the one
+``--tree TREE`` names) once per case and keeps each results file, minus what depends on the run and
 not on the scoring (``source`` paths and wall times), as ``OUT_DIR/<case>.json``; ``OUT_DIR/index.json`` maps
 each case to the sha256 of its file. ``compare`` prints the cases whose files differ (or exist on one side only)
 and exits 1 if any differs or failed (a case recorded on one side only is listed, not an error: e.g.
@@ -31,7 +31,9 @@ import tempfile
 import time
 from typing import Any, Iterator
 
-DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "reference", "data")
+from tools.common import REFERENCE_DATA, ROOT, add_import_path
+
+DATA = str(REFERENCE_DATA)
 #: results-file fields that describe the run rather than the scores
 VOLATILE = ("source", "plans", "elapsed_s", "wall_s", "scored_in_s")
 
@@ -150,7 +152,11 @@ def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
 
 
-def record(out_dir: str, only: str | None, skip_slow: bool) -> int:
+def record(out_dir: str, only: str | None, skip_slow: bool, tree: str | None = None) -> int:
+    if tree is not None and os.path.realpath(tree) != os.path.realpath(ROOT):
+        if "eai_gym" in sys.modules:
+            raise SystemExit(f"--tree {tree}: eai_gym is imported already (from {sys.modules['eai_gym'].__file__})")
+        add_import_path(tree)  # another source tree: its eai_gym before this checkout's
     from eai_gym.cli import main
 
     os.makedirs(out_dir, exist_ok=True)
@@ -217,12 +223,13 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("out_dir")
     r.add_argument("--only", help="only the cases whose name contains this")
     r.add_argument("--skip-slow", action="store_true", help="leave out transition modeling (planner runs)")
+    r.add_argument("--tree", help="record the eai_gym of this source tree (default: this checkout's)")
     c = sub.add_parser("compare")
     c.add_argument("before")
     c.add_argument("after")
     args = ap.parse_args(argv)
     if args.command == "record":
-        return record(args.out_dir, args.only, args.skip_slow)
+        return record(args.out_dir, args.only, args.skip_slow, args.tree)
     return compare(args.before, args.after)
 
 

@@ -2,7 +2,7 @@
 """Convert ALFWorld 0.4.2's floor-plan data and constants into ``eai_gym/data/alfworld/floorplans.json``.
 
     pip download --no-deps alfworld==0.4.2 -d /tmp/alf
-    python tools/convert_alfworld.py /tmp/alf/alfworld-0.4.2-py3-none-any.whl
+    python -m tools.convert.alfworld /tmp/alf/alfworld-0.4.2-py3-none-any.whl
 
 Reads (MIT licence): ``alfworld/gen/layouts/FloorPlan<N>-openable.json`` (the big receptacles with
 their ids, which encode positions, and the agent's interaction pose; receptacles sharing a pose share
@@ -19,13 +19,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from rearrange_houses import KINDS, Wheel, constants  # noqa: E402 - the same wheel reader
+from tools.common import PACKAGE_DATA
+from tools.convert.rearrange_houses import KINDS, Wheel, constants  # the same wheel reader
 
-OUT = Path(__file__).resolve().parents[1] / "eai_gym" / "data" / "alfworld" / "floorplans.json"
+OUT = PACKAGE_DATA / "alfworld" / "floorplans.json"
 ROOM = {"kitchen": "Kitchen", "living_room": "LivingRoom", "bedroom": "Bedroom", "bathroom": "Bathroom"}
 #: appliances listed in objects.json but not in openable.json, and how many instances a game gets
 APPLIANCES = {"CoffeeMachine": 1, "Toaster": 1, "GarbageCan": 1, "StoveBurner": 4}
@@ -64,7 +63,7 @@ def main() -> None:
     data = {
         "provenance": {"source": "alfworld 0.4.2 wheel (PyPI), MIT licence",
                        "wheel_sha256": hashlib.sha256(args.wheel.read_bytes()).hexdigest() if args.wheel.is_file() else None,
-                       "converter": "tools/convert_alfworld.py"},
+                       "converter": "tools/convert/alfworld.py"},
         "can_contain": {r: holds[r] for r in static},
         "actions": {k: sorted(v) for k, v in c["VAL_ACTION_OBJECTS"].items()},
         "openable": sorted(c["OPENABLE_CLASS_LIST"]), "movable_receptacles": sorted(movable),

@@ -1,6 +1,6 @@
 """Write eai-gym's shipped ALFWorld games as ALFWorld-layout game folders (no alfworld needed).
 
-    python tools/export_alfworld_games.py OUT [--split train|eval_in_distribution|eval_out_of_distribution]
+    python -m tools.convert.alfworld_export OUT [--split train|eval_in_distribution|eval_out_of_distribution]
         [--limit N]
 
 Each game becomes ``OUT/json_2.1.1/<train|valid_seen|valid_unseen>/<task folder>/<trial>/`` with

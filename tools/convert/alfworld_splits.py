@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Write the shipped ALFWorld eval split (``eai_gym/data/alfworld/eval.json``).
 
-    python tools/alfworld_splits.py
+    python -m tools.convert.alfworld_splits
 
 134 games with the task-type mix of ALFWorld's valid_unseen (24 pick-and-place, 31 clean, 23 heat,
 21 cool, 18 look, 17 pick-two), on ALFWorld's test floor plans (1–6 of each room kind). For each
@@ -12,18 +12,20 @@ rebuilds each game the same way every time.
 
 from __future__ import annotations
 
+import argparse
 import collections
 import json
-from pathlib import Path
 
 from eai_gym.envs.alfworld.engine import Engine
 from eai_gym.envs.alfworld.generator import EVAL_MIX, GenerationError, generate_game
 from eai_gym.envs.alfworld.oracle import Oracle
+from tools.common import PACKAGE_DATA
 
-OUT = Path(__file__).resolve().parents[1] / "eai_gym" / "data" / "alfworld" / "eval.json"
+OUT = PACKAGE_DATA / "alfworld" / "eval.json"
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
     games, rejected, lengths = [], collections.Counter(), []
     for task_type, count in EVAL_MIX.items():
         seed = 0

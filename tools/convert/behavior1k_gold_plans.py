@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Find a gold plan for every BEHAVIOR-1K activity with eai-gym's planner and package them.
 
-Runs :func:`eai_gym.envs.behavior1k.planner.plan` (best-first width search over the world's legal actions) on
+Runs :func:`eai_gym.builders.behavior1k.planner.plan` (best-first width search over the world's legal actions) on
 each of the 1,016 activities, replays every plan found through the world (it must execute and reach the goal),
 and writes ``eai_gym/data/behavior1k/gold_plans.json.gz``: ``{"plans": {activity: [action, ...]},
 "unsolved": {activity: reason}, "planner": {...}}``.
@@ -9,7 +9,7 @@ and writes ``eai_gym/data/behavior1k/gold_plans.json.gz``: ``{"plans": {activity
 With ``--previous FILE ...`` the plans of earlier runs that still replay are kept; the others are planned again,
 except the earlier run's unsolved activities unless ``--retry`` (they keep their reason, or the static one).
 
-Usage: python tools/behavior1k_gold_plans.py [--max-nodes N] [--only NAME ...] [--previous FILE ... [--retry [--retry-limit N]]] [--out PATH]
+Usage: python -m tools.convert.behavior1k_gold_plans [--max-nodes N] [--only NAME ...] [--previous FILE ... [--retry [--retry-limit N]]] [--out PATH]
 """
 
 from __future__ import annotations
@@ -21,14 +21,12 @@ import os
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-from eai_gym.core import Episode  # noqa: E402
-from eai_gym.envs.behavior1k.data import activity_names  # noqa: E402
-from eai_gym.envs.behavior1k.diagnose import unreachable  # noqa: E402
-from eai_gym.envs.behavior1k.planner import plan  # noqa: E402
-from eai_gym.envs.behavior1k.world import Behavior1KWorld, load_task  # noqa: E402
-from convert_virtualhome import _write_gz  # noqa: E402
+from eai_gym.builders.behavior1k.diagnose import unreachable
+from eai_gym.builders.behavior1k.planner import plan
+from eai_gym.core import Episode
+from eai_gym.envs.behavior1k.data import activity_names
+from eai_gym.envs.behavior1k.world import Behavior1KWorld, load_task
+from tools.common import PACKAGE_DATA, write_gz
 
 
 def replay(activity: str, steps: tuple[str, ...]) -> str:
@@ -52,7 +50,7 @@ def main() -> None:
     ap.add_argument("--retry", action="store_true", help="with --previous: plan its unsolved activities again")
     ap.add_argument("--retry-limit", type=int, help="with --retry: at most this many (the first by name)")
     ap.add_argument("--note", default="", help="how the --previous files were made, for GOLD_PLANS.md")
-    ap.add_argument("--out", default=os.path.join(HERE, "..", "eai_gym", "data", "behavior1k", "gold_plans.json.gz"))
+    ap.add_argument("--out", default=os.path.join(PACKAGE_DATA, "behavior1k", "gold_plans.json.gz"))
     args = ap.parse_args()
     plans, unsolved = {}, {}
     previous, before = {}, {}
@@ -85,7 +83,7 @@ def main() -> None:
                 plans[name] = list(r.plan)
         if i % 50 == 49:
             print(f"{i + 1} activities, {len(plans)} solved, {time.time() - t0:.0f} s", flush=True)
-    _write_gz(args.out, {"planner": {"name": "best-first width search (eai_gym.envs.behavior1k.planner)",
+    write_gz(args.out, {"planner": {"name": "best-first width search (eai_gym.builders.behavior1k.planner)",
                                      "max_nodes": args.max_nodes},
                          "plans": dict(sorted(plans.items())), "unsolved": dict(sorted(unsolved.items()))})
     n = len(plans) + len(unsolved)
@@ -114,8 +112,8 @@ def _without_note(argv: list[str]) -> list[str]:
 
 GOLD_NOTES = """# BEHAVIOR-1K gold plans
 
-`gold_plans.json.gz` was written by `python tools/behavior1k_gold_plans.py {command}` (with `--previous`, the
-plans of earlier runs that still replay are kept): eai-gym's planner (`eai_gym/envs/behavior1k/planner.py`,
+`gold_plans.json.gz` was written by `python -m tools.convert.behavior1k_gold_plans {command}` (with `--previous`, the
+plans of earlier runs that still replay are kept): eai-gym's planner (`eai_gym/builders/behavior1k/planner.py`,
 best-first width search over the world's legal actions) on each of the {n} activities of bddl 3.6.0
 (`behavior1k.json.gz`, see `PROVENANCE.md`), every plan replayed through the world (it executes without error
 and reaches the goal as bddl 3.6.0 evaluates it). These are eai-gym's plans for eai-gym's symbolic model

@@ -2,7 +2,7 @@
 
 Each entry names the task, says which step is wrong and which BDDL goal condition or precondition it
 breaks, and gives a *correction*: ``[step, action, object]`` replaces a step, ``[step, None, None]``
-drops it. ``tools/calibrate_behavior.py`` checks every entry when it writes ``calibration.json``: the
+drops it. ``tools/convert/behavior_calibration.py`` checks every entry when it writes ``calibration.json``: the
 annotated plan fails whatever the unstated initial values (its search finds no set of values), and the
 corrected plan executes and reaches the goal in the ``fixed`` protocol from the calibrated state. The
 reasons quote eai-eval 1.0.5's two transition models: the evolving graph that scores a plan

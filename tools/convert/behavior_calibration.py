@@ -23,8 +23,8 @@ the first single candidate change that removes it without breaking the plan is a
 an object the annotator saw frozen): status ``additional_steps`` if some remain. Tasks whose gold plan
 cannot succeed whatever the values are annotation errors: an unknown action or object name is found
 here; the others are listed, with the evidence and a correction, in
-``tools/behavior_gold_annotation_errors.py``, and each listed correction is checked to succeed.
-Usage: python tools/calibrate_behavior.py [--max-changes N (default 3)] [--out PATH]
+``tools/convert/behavior_annotation_errors.py``, and each listed correction is checked to succeed.
+Usage: python -m tools.convert.behavior_calibration [--max-changes N (default 3)] [--out PATH]
 """
 
 from __future__ import annotations
@@ -41,12 +41,11 @@ from eai_gym.envs.behavior.state import NEXTTO, ONFLOOR, UNDER, BehaviorState
 from eai_gym.envs.behavior.tasks import goal_conditions, initial_state, task_ids, task_record, _scene
 from eai_gym.envs.behavior.world import BehaviorWorld
 from eai_gym.logic.bddl import literal_parts
+from tools.common import PACKAGE_DATA
+from tools.convert.behavior_annotation_errors import ANNOTATION_ERRORS
 
 CHANGEABLE = ("Open", "Dusty", "Stained", "Frozen", "Cooked", "Soaked", "ToggledOn", "Sliced", "Burnt")
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from behavior_gold_annotation_errors import ANNOTATION_ERRORS  # noqa: E402
-OUT = os.path.join(HERE, "..", "eai_gym", "data", "behavior", "calibration.json")
+OUT = os.path.join(PACKAGE_DATA, "behavior", "calibration.json")
 
 
 def stated(rec: dict, names: dict[str, str]) -> set[tuple[str, str]]:
@@ -242,10 +241,10 @@ def main(argv: list[str] | None = None) -> int:
     for tid in task_ids():
         result[tid] = calibrate_task(world, tid, args.max_changes)
     with open(args.out, "w") as f:
-        json.dump({"rule": "smallest set of unstated initial values (BFS, see tools/calibrate_behavior.py) "
+        json.dump({"rule": "smallest set of unstated initial values (BFS, see tools/convert/behavior_calibration.py) "
                            "that makes the gold plan execute without error and reach the goal (fixed protocol); "
                            "else with additional steps, then values that remove them; annotation errors from "
-                           "tools/behavior_gold_annotation_errors.py, their corrections checked",
+                           "tools/convert/behavior_annotation_errors.py, their corrections checked",
                    "tasks": result}, f, indent=1, sort_keys=True)
         f.write("\n")
     counts: dict[str, int] = {}

@@ -5,14 +5,15 @@ The generator builds several lists by iterating Python sets of strings (or of en
 is their name's), so their order is CPython's set iteration order under the hash seed in force. This
 script reproduces those orders by building the same sets, from the same reference objects and in the
 same insertion sequence as the generator, in a process started with ``PYTHONHASHSEED=0``. It must run
-with the Python of a reference venv (``setup-virtualhome.sh``); ``tools/convert_eai_prompts.py`` calls it
+with the Python of a reference venv (``setup-virtualhome.sh``); ``tools/convert/eai_prompts.py`` calls it
 and stores the orders (only orders and the id/edge keys they rank, no text) in eai-gym's data.
 
-    PYTHONHASHSEED=0 VENV/bin/python tools/eai_prompts_orders.py OUT.json
+    PYTHONHASHSEED=0 VENV/bin/python -m tools.convert.eai_prompts_orders OUT.json
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import os.path as osp
@@ -71,7 +72,10 @@ def goal_edge_order(planner, edge_goals: list) -> list[int]:
     return [first[k] for k in keys]
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("out", help="the JSON file to write")
+    args = ap.parse_args(argv)
     if os.environ.get("PYTHONHASHSEED") != "0":
         sys.exit("run with PYTHONHASHSEED=0")
     data_dir = osp.join(default_dataset_dir, "programs_processed_precond_nograb_morepreconds")
@@ -90,7 +94,7 @@ def main() -> None:
             edges = [g for g in goal["vh_goal"]["goal"] if "from_id" in g]
             rec["goal_edges"] = goal_edge_order(planner, edges)
             out["tasks"][file_id] = rec
-    with open(sys.argv[1], "w") as f:
+    with open(args.out, "w") as f:
         json.dump(out, f)
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Generate and validate the shipped rearrange episode set (``eai_gym/data/rearrange/episodes_val.json.gz``).
 
-    python tools/rearrange_episodes.py [--per-kind 7] [--out PATH]
+    python -m tools.convert.rearrange_episodes [--per-kind 7] [--out PATH]
 
 For every shipped house and every task kind, episodes are generated with seeds 0, 1, 2, ... until
 ``--per-kind`` of them pass validation:
@@ -23,13 +23,14 @@ import argparse
 import collections
 from pathlib import Path
 
+from eai_gym.builders.rearrange.generator import KINDS, GenerationError, generate_episode
 from eai_gym.envs.rearrange.episode import save_episodes
-from eai_gym.envs.rearrange.generator import KINDS, GenerationError, generate_episode
 from eai_gym.envs.rearrange.houses import house_ids, load_house
 from eai_gym.envs.rearrange.oracle import OracleError, oracle_scripts
 from eai_gym.envs.rearrange.rollout import run_scripts
+from tools.common import PACKAGE_DATA
 
-OUT = Path(__file__).resolve().parents[1] / "eai_gym" / "data" / "rearrange" / "episodes_val.json.gz"
+OUT = PACKAGE_DATA / "rearrange" / "episodes_val.json.gz"
 
 
 def handles_exist(episode, house) -> bool:
@@ -98,7 +99,7 @@ def main() -> None:
                     continue
                 episodes.append(ep)
                 kept += 1
-    save_episodes(episodes, args.out, {"generator": "tools/rearrange_episodes.py", "per_kind": args.per_kind,
+    save_episodes(episodes, args.out, {"generator": "tools/convert/rearrange_episodes.py", "per_kind": args.per_kind,
                                        "houses": house_ids(), "kinds": list(KINDS)})
     print(f"{args.out}: {len(episodes)} episodes ({tried} generated, {tried - len(episodes)} rejected), "
           f"{args.out.stat().st_size} bytes")

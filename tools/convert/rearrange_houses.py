@@ -2,7 +2,7 @@
 """Convert ALFWorld 0.4.2's per-floor-plan layouts into eai-gym's rearrange room data.
 
     pip download --no-deps alfworld==0.4.2 -d /tmp/alf
-    python tools/rearrange_houses.py /tmp/alf/alfworld-0.4.2-py3-none-any.whl
+    python -m tools.convert.rearrange_houses /tmp/alf/alfworld-0.4.2-py3-none-any.whl
 
 Reads, from the wheel (MIT licence): ``alfworld/gen/layouts/FloorPlan<N>-openable.json`` (the
 receptacles of each AI2-THOR floor plan, ids ``Class|x|y|z`` with their positions),
@@ -25,7 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
-OUT = Path(__file__).resolve().parents[1] / "eai_gym" / "data" / "rearrange" / "layouts.json"
+from tools.common import PACKAGE_DATA
+
+OUT = PACKAGE_DATA / "rearrange" / "layouts.json"
 KINDS = [("kitchen", range(1, 31)), ("living_room", range(201, 231)), ("bedroom", range(301, 331)),
          ("bathroom", range(401, 431))]
 #: ALFWorld receptacle class -> (eai-gym furniture class, relation, articulated, water source)
@@ -142,7 +144,7 @@ def main() -> None:
                            "files": ["alfworld/gen/constants.py", "alfworld/gen/layouts/FloorPlan*-openable.json",
                                      "alfworld/gen/layouts/FloorPlan*-objects.json",
                                      "alfworld/gen/layouts/FloorPlan*-layout.npy"],
-                           "converter": "tools/rearrange_houses.py"},
+                           "converter": "tools/convert/rearrange_houses.py"},
             "furniture_classes": furniture, "object_classes": objects, "floorplans": plans}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n")

@@ -1,22 +1,21 @@
 """Rewrite ``eai_gym/data/task_index.json``: every packaged world's task ids and the digest of the data they
 were read from (see :mod:`eai_gym.task_index`). Run it after changing a world's packaged task data.
 
-    python tools/build_task_index.py
+    python -m tools.convert.task_index
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from eai_gym import registry  # noqa: E402
-from eai_gym.task_index import INDEX, build  # noqa: E402
+from eai_gym import registry
+from eai_gym.task_index import INDEX, build
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
     index = build(registry.worlds())
     INDEX.write_text(json.dumps(index, indent=0, sort_keys=True) + "\n", encoding="utf-8")
     print(INDEX, {w: len(e["ids"]) for w, e in index.items()})

@@ -1,27 +1,27 @@
 """Pack the converted VirtualHome task data into eai-gym's packaged file ``scene_1.bin`` (format 6).
 
-:func:`pack` takes the converter's scene (``tools/convert_virtualhome.py``: a base scene and per task a record
+:func:`pack` takes the converter's scene (``tools/convert/virtualhome.py``: a base scene and per task a record
 with the differences of its initial graph from the base and of its final graph from the initial one) and
 stores it in :mod:`marshal` form with what every process used to recompute: the base scene's edge indexes, and
 per task which of its goals are node and edge goals once duplicates are removed.
 :mod:`eai_gym.envs.virtualhome.task_data` documents the layout and reads it.
 
-``python tools/pack_virtualhome.py`` re-packs the packaged file from itself (its records) — for a change of
-the layout; a change of the data goes through ``tools/convert_virtualhome.py``.
+``python -m tools.convert.virtualhome_pack`` re-packs the packaged file from itself (its records) — for a change of
+the layout; a change of the data goes through ``tools/convert/virtualhome.py``.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import marshal
 import os
 import sys
 from typing import Any
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-
-from eai_gym.core import ObjectInfo, Scene  # noqa: E402
-from eai_gym.envs.virtualhome.task_data import FORMAT, MAGIC, MARSHAL_VERSION  # noqa: E402
+from eai_gym.core import ObjectInfo, Scene
+from eai_gym.envs.virtualhome.task_data import FORMAT, MAGIC, MARSHAL_VERSION
+from tools.common import PACKAGE_DATA
 
 FILE_NAME = "scene_1.bin"
 
@@ -108,9 +108,9 @@ def unpack_scene(data: bytes) -> dict:
             "tasks": {t: json.dumps(p.task(t)[0], separators=(",", ":")) for t in h["task_order"]}}
 
 
-def main() -> int:
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "eai_gym", "data", "virtualhome",
-                        FILE_NAME)
+def main(argv: list[str] | None = None) -> int:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
+    path = os.path.join(PACKAGE_DATA, "virtualhome", FILE_NAME)
     with open(path, "rb") as f:
         data = pack(unpack_scene(f.read()))
     with open(path, "wb") as f:

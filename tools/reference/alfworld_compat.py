@@ -1,7 +1,7 @@
 """Record alfworld 0.4.2 / textworld 1.7.0's batch-env behaviour on a folder of games, for
 tests/compat/test_alfworld_reference.py (run with the reference venv's python; needs alfworld 0.4.2).
 
-    PYTHONPATH=. /work/refvenvs/alfworld/bin/python tools/alfworld_compat_reference.py OUT.json [--games 12]
+    /work/refvenvs/alfworld/bin/python -m tools.reference.alfworld_compat OUT.json [--games 12]
 
 Steps: write the first ``--games`` shipped eval games as ALFWorld folders with eai-gym's exporter (run
 by the project venv before: ``--folder``), add a ``game.tw-pddl`` to each (alfworld's ``alfred.pddl`` and

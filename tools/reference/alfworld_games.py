@@ -1,11 +1,11 @@
 #!/usr/bin/env python
 """ALFWorld agreement cases for listing order and for commands after a win, run through the reference.
 
-    python tools/alfworld_reference_games.py prefix-pairs --kit <kit> --reference 0.4=<venv>/bin/python \
+    python -m tools.reference.alfworld_games prefix-pairs --kit <kit> --reference 0.4=<venv>/bin/python \
         --reference 0.3=<venv033>/bin/python --out tests/reference/data/alfworld/prefix_pairs.json.gz
-    python tools/alfworld_reference_games.py after-win --n 30 --seed 16 --kit <kit> --reference 0.4=... \
+    python -m tools.reference.alfworld_games after-win --n 30 --seed 16 --kit <kit> --reference 0.4=... \
         --reference 0.3=... --out tests/reference/data/alfworld/after_win.json.gz
-    python tools/alfworld_reference_games.py compare tests/reference/data/alfworld/prefix_pairs.json.gz
+    python -m tools.reference.alfworld_games compare tests/reference/data/alfworld/prefix_pairs.json.gz
 
 ``prefix-pairs`` asks the reference for ALFWorld's classes (``OBJECTS``, ``RECEPTACLES`` and the
 classes of its receptacle and action tables) and, for every pair where one lower-cased class name is a
@@ -16,10 +16,10 @@ fixed receptacle, a game with both as objects (in a surface, a closed drawer and
 ``On the X`` and ``In it`` list them), plus one game with every such receptacle class in one room
 and one with every such object class in one receptacle. Each game is played with a seeded command
 walk (every receptacle visited and opened, then takes, moves, looks, examines, inventories).
-``after-win`` builds ``--n`` random games (``alfworld_reference_walks.make_spec``), walks each to a
+``after-win`` builds ``--n`` random games (``tools.reference.alfworld_walks.make_spec``), walks each to a
 win (oracle commands with detours) and sends 1–5 more commands (admissible ones, invalid ones, look,
 inventory, help). Both run every walk in both dialects: alfworld 0.4.2 (``--reference 0.4=``) and
-alfworld 0.3.3 (``--reference 0.3=``), through ``tools/alfworld_reference_play.py``, and store spec,
+alfworld 0.3.3 (``--reference 0.3=``), through ``tools/reference/alfworld_play.py``, and store spec,
 PDDL problem, traj data and per dialect the transcript (obs, score, done, won, admissible, planner
 plan, handcoded expert's next command, the facts that change and a digest of all facts).
 ``compare`` replays every transcript through eai-gym's env and counts mismatching steps.
@@ -37,11 +37,11 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [os.path.dirname(HERE), HERE]  # this checkout's eai_gym, and the sibling tool
-from alfworld_reference_walks import make_spec, walk  # noqa: E402
+from tools.common import checkout_env
+from tools.reference.alfworld_walks import make_spec, walk
 
-PLAY = os.path.join(HERE, "alfworld_reference_play.py")
+#: the module that plays one game on a reference venv's alfworld
+PLAY = "tools.reference.alfworld_play"
 #: the facts a command can change (the rest of the problem is static)
 DYNAMIC = ("atlocation(", "inreceptacle(", "objectatlocation(", "holds(", "opened(", "ishot(", "iscool(", "isclean(",
            "istoggled(", "ison(", "issliced(")
@@ -172,8 +172,8 @@ def _run(spec: dict, cmds: list[str], python: str, kit: str, tmp: str) -> list[d
         json.dump(spec, f)
     with open(cf, "w") as f:
         f.write("\n".join(cmds) + "\n")
-    subprocess.run([python, PLAY, sp, "--kit", kit, "--commands-file", cf, "--out", out], check=True,
-                   capture_output=True, text=True)
+    subprocess.run([python, "-m", PLAY, sp, "--kit", os.path.abspath(kit), "--commands-file", cf, "--out", out],
+                   check=True, capture_output=True, text=True, env=checkout_env())
     rows = []
     with open(out) as f:
         for line in f:
@@ -267,8 +267,7 @@ def cmd_after_win(args: argparse.Namespace) -> None:
 
 
 def cmd_compare(args: argparse.Namespace) -> None:
-    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests", "reference"))
-    from alfworld_replay import replay_env
+    from tests.reference.alfworld_replay import replay_env
     data = json.loads(gzip.decompress(open(args.bundle, "rb").read()))
     games = steps = bad = after = 0
     for name, c in sorted(data.items()):

@@ -6,7 +6,7 @@ alfworld 0.3.3 (installed ``--no-deps`` beside textworld 1.7.0; its ``alfworld.a
 package imports the THOR simulator, so this script loads that package's ``alfred_tw_env`` module
 without running the package ``__init__``)::
 
-    <venv>/bin/python tools/alfworld_reference_play.py SPEC.json --kit <kit> --commands-file CMDS.txt \
+    <venv>/bin/python -m tools.reference.alfworld_play SPEC.json --kit <kit> --commands-file CMDS.txt \
         [--out OUT.jsonl]
 
 ``SPEC.json`` is a game in the kit harness's spec format (``harness/alfworld/ref_alfworld.py`` turns it

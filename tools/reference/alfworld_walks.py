@@ -1,9 +1,9 @@
 #!/usr/bin/env python
 """Unseen ALFWorld agreement cases: random games and command walks, run through the reference.
 
-    python tools/alfworld_reference_walks.py generate --n 30 --seed 11 --kit <kit> \
+    python -m tools.reference.alfworld_walks generate --n 30 --seed 11 --kit <kit> \
         --reference-python <alfworld venv>/bin/python --out tests/reference/data/alfworld/unseen.json.gz
-    python tools/alfworld_reference_walks.py compare tests/reference/data/alfworld/unseen.json.gz
+    python -m tools.reference.alfworld_walks compare tests/reference/data/alfworld/unseen.json.gz
 
 ``generate`` builds ``--n`` seeded games in the kit harness's spec format (5–14 receptacles, some
 sharing a location, closed and open containers, 3–10 objects with the goal objects among them, all

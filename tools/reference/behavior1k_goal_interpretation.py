@@ -33,6 +33,8 @@ import random
 import sys
 import tempfile
 
+from tools.common import add_import_path
+
 MODULE = "behavior_eval.evaluation.goal_interpretation.scripts.evaluate_results"
 KINDS = ("gold", "partial", "noisy", "unreadable")
 
@@ -77,7 +79,7 @@ def make_cases() -> dict:
                '{"node goals": [["cooked"' + "]]", "{}"][n // 4 % 4]
         files["unreadable"].append({"identifier": a, "llm_output": bad if n % 4 == 0 else
                                     json.dumps({"edge goals": partial})})
-    return {"generated_by": "tools/behavior1k_goal_interpretation_reference.py cases", "activities": acts,
+    return {"generated_by": "tools/reference/behavior1k_goal_interpretation.py cases", "activities": acts,
             "gold": gold, "objects": objects, "node_states": list(I.node_states()),
             "edge_states": list(I.edge_states()), "files": files}
 
@@ -91,7 +93,7 @@ def run_reference(cases: dict) -> dict:
     os.makedirs(os.path.join(fake, "igibson"))
     for f in ("__init__.py", "object_states.py"):
         open(os.path.join(fake, "igibson", f), "w").close()
-    sys.path.insert(0, fake)
+    add_import_path(fake)  # the stand-in igibson package, before the evaluator imports it
     mod = importlib.import_module(MODULE)
     res = tempfile.mkdtemp(prefix="b1k-gi-res-")
     os.makedirs(os.path.join(res, "data"))

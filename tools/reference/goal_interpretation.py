@@ -44,9 +44,7 @@ import sys
 import tempfile
 import traceback
 
-_SEED = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--hash-seed=")), "0")
-if os.environ.get("PYTHONHASHSEED") != _SEED:
-    os.execve(sys.executable, [sys.executable, *sys.argv], dict(os.environ, PYTHONHASHSEED=_SEED))
+from tools.common import PACKAGE_DATA, add_import_path
 
 VH_MODULE = "virtualhome_eval.evaluation.goal_interpretation.scripts.evaluate_results"
 BEH_MODULE = "behavior_eval.evaluation.goal_interpretation.scripts.evaluate_results"
@@ -154,8 +152,7 @@ def run_vh(path: str) -> dict:
 def _behavior_once(items: list, name: str, fake_dir: str) -> tuple[dict | None, dict | None, str | None]:
     import importlib
 
-    if fake_dir not in sys.path:
-        sys.path.insert(0, fake_dir)
+    add_import_path(fake_dir)  # the stand-in igibson package, before the evaluator imports it
     mod = importlib.import_module(BEH_MODULE)
     work = tempfile.mkdtemp(prefix="gi-ref-")
     try:
@@ -264,15 +261,14 @@ def run_name_to_id() -> dict:
     return out
 
 
-PACKAGED_NAMES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "eai_gym", "data",
-                              "virtualhome", "goal_interpretation_names.json")
+PACKAGED_NAMES = os.path.join(PACKAGE_DATA, "virtualhome", "goal_interpretation_names.json")
 
 
 def package_names(raw_path: str, out: str) -> int:
     raw = json.load(open(raw_path))
     tasks = {fid: v["ambiguous"] for fid, v in sorted(raw.items()) if v["ambiguous"]}
     doc = {"source": "eai-eval==1.0.5 virtualhome_eval (MIT), Python 3.11, PYTHONHASHSEED=0",
-           "generated_by": "tools/goal_interpretation_reference.py name-to-id, then package-names",
+           "generated_by": "tools/reference/goal_interpretation.py name-to-id, then package-names",
            "meaning": "per task, for each class name shared by several relevant objects, the id the "
                       "goal-interpretation evaluator's name->id map ends with (it iterates a set)",
            "tasks": tasks}
@@ -283,7 +279,16 @@ def package_names(raw_path: str, out: str) -> int:
     return 0
 
 
+def _run_under_hash_seed(argv: list[str]) -> None:
+    """Re-execute this tool under ``PYTHONHASHSEED`` = ``--hash-seed=N`` (default 0) unless it runs so already,
+    before any evaluator is imported."""
+    seed = next((a.split("=", 1)[1] for a in argv if a.startswith("--hash-seed=")), "0")
+    if os.environ.get("PYTHONHASHSEED") != seed:
+        os.execve(sys.executable, [sys.executable, "-m", __spec__.name, *argv], dict(os.environ, PYTHONHASHSEED=seed))
+
+
 def main(argv: list[str] | None = None) -> int:
+    _run_under_hash_seed(sys.argv[1:] if argv is None else argv)
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("world", choices=["vh", "behavior", "name-to-id", "package-names"])
     ap.add_argument("files", nargs="*")

@@ -16,20 +16,20 @@ script writes, from eai-gym's own gold goals and a fixed seed, model-like files 
   (goals dropped, wrong states, unknown names, missing keys, repeated action goals, lower-case actions,
   fences and quotes) and ``aborts`` (replies the reference aborts its run on, a few normal ones between).
 
-Run ``tools/goal_interpretation_reference.py`` on the files to record the reference's results.
-Usage: python tools/goal_interpretation_cases.py OUT_DIR
+Run ``tools/reference/goal_interpretation.py`` on the files to record the reference's results.
+Usage: python -m tools.reference.goal_interpretation_cases OUT_DIR
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import random
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from eai_gym.scoring.behavior import goal_interpretation as B  # noqa: E402
-from eai_gym.scoring.virtualhome import goal_interpretation as V  # noqa: E402
+from eai_gym.scoring.behavior import goal_interpretation as B
+from eai_gym.scoring.virtualhome import goal_interpretation as V
 
 SEED = 20251125
 STATES = ["cooked", "dusty", "frozen", "open", "sliced", "soaked", "stained", "toggled_on"]
@@ -198,7 +198,9 @@ def _vh_aborts(gold: list) -> list:
 
 
 def main(argv: list[str] | None = None) -> int:
-    out = (argv or sys.argv[1:])[0]
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("out_dir", help="the folder to write the model files into")
+    out = ap.parse_args(argv).out_dir
     rng = random.Random(SEED)
     for world, models in (("behavior", behavior_models(rng)), ("virtualhome", virtualhome_models(rng))):
         os.makedirs(os.path.join(out, world), exist_ok=True)

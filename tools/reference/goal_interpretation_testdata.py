@@ -1,8 +1,8 @@
 #!/usr/bin/env python
 """Pack recorded eai-eval 1.0.5 goal-interpretation results into eai-gym's test data.
 
-Inputs: the JSON files ``tools/goal_interpretation_reference.py`` wrote (``vh`` and ``behavior`` runs)
-and the folder ``tools/goal_interpretation_cases.py`` wrote. Outputs, in
+Inputs: the JSON files ``tools/reference/goal_interpretation.py`` wrote (``vh`` and ``behavior`` runs)
+and the folder ``tools/reference/goal_interpretation_cases.py`` wrote. Outputs, in
 ``tests/reference/data/goal_interpretation/`` (gzip JSON, sorted keys, reproducible bytes):
 
 * ``virtualhome_reference.json.gz``: per model, the reference summary (``None`` when it aborted), the
@@ -13,7 +13,7 @@ and the folder ``tools/goal_interpretation_cases.py`` wrote. Outputs, in
   were replaced by ``""`` (and missing demos added as ``""``), the aborts, and the per-demo analysis;
 * ``generated_inputs.json.gz``: the generated model files of both worlds.
 
-Usage: python tools/goal_interpretation_testdata.py --vh-ref A.json [B.json ...] --beh-ref C.json --cases DIR
+Usage: python -m tools.reference.goal_interpretation_testdata --vh-ref A.json [B.json ...] --beh-ref C.json --cases DIR
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ import json
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "..", "tests", "reference", "data", "goal_interpretation")
+from tools.common import REFERENCE_DATA
+
+OUT = os.path.join(REFERENCE_DATA, "goal_interpretation")
 REFERENCE = "eai-eval==1.0.5 (virtualhome_eval, behavior_eval; PyPI, MIT), Python 3.11.7, PYTHONHASHSEED=0"
 
 
@@ -58,10 +59,10 @@ def main(argv: list[str] | None = None) -> int:
             beh[f"generated/{name}"] = {k: r[k] for k in ("summary", "summary_with_crashing_replies_emptied",
                                                           "crashes", "items")}
     _write("virtualhome_reference.json.gz", {"reference": REFERENCE, "generated_by":
-                                             "tools/goal_interpretation_reference.py vh", "models": vh})
+                                             "tools/reference/goal_interpretation.py vh", "models": vh})
     _write("behavior_reference.json.gz", {"reference": REFERENCE, "generated_by":
-                                          "tools/goal_interpretation_reference.py behavior", "models": beh})
-    _write("generated_inputs.json.gz", {"generated_by": "tools/goal_interpretation_cases.py", **generated})
+                                          "tools/reference/goal_interpretation.py behavior", "models": beh})
+    _write("generated_inputs.json.gz", {"generated_by": "tools/reference/goal_interpretation_cases.py", **generated})
     return 0
 
 

@@ -8,20 +8,20 @@ the status, executable flag, error type, success, goal counts, runtime errors an
 contributions; BEHAVIOR: summary, crashes, and per item the error-type record, goal counts and
 per-step execution flags; PARTNR: everything but the traceback lines; ALFWorld: the transcripts without
 the handcoded expert's next command).
-Usage: python tools/import_reference_cases.py [--kit ../shared/reference]
+Usage: python -m tools.reference.import_cases [--kit ../shared/reference]
 """
 
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import shutil
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "..", "tests", "reference", "data")
+from tools.common import KIT, REFERENCE_DATA, write_gz
+
+OUT = str(REFERENCE_DATA)
 
 ITEM_FIELDS = ("identifier", "status", "executable", "error_type", "error_action", "success",
                "runtime_errors", "counter_delta")
@@ -87,12 +87,10 @@ def import_behavior(kit: str) -> int:
     return len(BEHAVIOR_RUNS)
 
 
-def write_gz(path: str, obj: object) -> None:
+def _write_sorted_gz(path: str, obj: object) -> None:
     """Sorted compact JSON, gzipped without a name or time in the header (the same bytes every run)."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    data = json.dumps(obj, separators=(",", ":"), sort_keys=True).encode("utf-8")
-    with open(path, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as f:
-        f.write(data)
+    write_gz(path, obj, sort_keys=True)
 
 
 def import_partnr(kit: str) -> int:
@@ -110,7 +108,7 @@ def import_partnr(kit: str) -> int:
                 expected = json.load(f)
             expected.pop("traceback_tail", None)
             bundle.append({"name": f"{sub}/{stem}" if sub else stem, "input": case, "expected": expected})
-    write_gz(os.path.join(OUT, "partnr", "recorded_cases.json.gz"), bundle)
+    _write_sorted_gz(os.path.join(OUT, "partnr", "recorded_cases.json.gz"), bundle)
     return len(bundle)
 
 
@@ -138,13 +136,13 @@ def import_alfworld(kit: str) -> int:
         bundle[case] = {"spec": spec, "pddl": pddl,
                         "traj": {"task_type": spec["task_type"], "pddl_params": spec["pddl_params"]},
                         "transcripts": runs}
-    write_gz(os.path.join(OUT, "alfworld", "transcripts.json.gz"), bundle)
+    _write_sorted_gz(os.path.join(OUT, "alfworld", "transcripts.json.gz"), bundle)
     return sum(len(c["transcripts"]) for c in bundle.values())
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--kit", default=os.path.join(HERE, "..", "..", "shared", "reference"))
+    ap.add_argument("--kit", default=str(KIT))
     args = ap.parse_args(argv)
     src = os.path.join(args.kit, "cases", "virtualhome")
     dst = os.path.join(OUT, "virtualhome")

@@ -11,9 +11,9 @@ propositions under every constraint type, and truth-mode infos holding lists.
 
 Needs the reference venv and checkout (reference/harness/setup-partnr.sh):
 
-    PARTNR_SRC=<checkout> <venv>/bin/python tools/partnr_edge_cases.py \\
+    PARTNR_SRC=<checkout> <venv>/bin/python -m tools.reference.partnr_edge_cases \\
         --harness ../shared/reference/harness/partnr --n 400 --seed 7 --out edge.json.gz
-    .venv/bin/python tools/partnr_edge_cases.py --compare edge.json.gz
+    .venv/bin/python -m tools.reference.partnr_edge_cases --compare edge.json.gz
 
 The first command writes a bundle, a gzipped JSON list of ``{"name", "input", "expected"}`` with
 expected = the reference's output (tests/reference/data/partnr/edge_cases.json.gz was made with
@@ -29,6 +29,8 @@ import json
 import os
 import random
 import sys
+
+from tools.common import add_import_path
 
 OBJS = ["cup_0", "cup_1", "plate_0", "book_0"]
 FURN = ["table_0", "shelf_0", "sink_0"]
@@ -172,7 +174,7 @@ def make_case(rng: random.Random, idx: int) -> dict:
 
 
 def generate(harness: str, n: int, seed: int, out: str) -> None:
-    sys.path.insert(0, os.path.abspath(harness))
+    add_import_path(harness)
     import ref_partnr_eval  # the reference harness (imports the reference from $PARTNR_SRC)
 
     rng = random.Random(seed)
@@ -207,7 +209,6 @@ def read_cases(path: str) -> list[dict]:
 
 
 def compare(folder: str) -> int:
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     from eai_gym.scoring.rearrange.facts import evaluate_case
 
     cases = read_cases(folder)

@@ -7,13 +7,13 @@ of 342 ``{"identifier", "llm_output"}`` items. (The wheel's ``llm_response/`` al
 decomposition, action sequencing and transition modeling outputs; there are no BEHAVIOR
 goal-interpretation outputs in it.) The wheel is read as data; none of its code is run.
 
-* ``--out-dir DIR``: writes the 15 files unchanged into DIR (for ``tools/goal_interpretation_reference.py``
+* ``--out-dir DIR``: writes the 15 files unchanged into DIR (for ``tools/reference/goal_interpretation.py``
   and ``benchmarks/``);
 * ``--test-data PATH``: writes them, with provenance, as one gzip JSON
   ``{"source", "wheel", "sha256", "license", "models": {model: items}}`` (default
   ``tests/reference/data/goal_interpretation/published_virtualhome_inputs.json.gz``).
 
-Usage: python tools/published_goal_interpretation.py [--wheel PATH] [--out-dir DIR] [--test-data [PATH]]
+Usage: python -m tools.reference.published_goal_interpretation [--wheel PATH] [--out-dir DIR] [--test-data [PATH]]
 """
 
 from __future__ import annotations
@@ -28,10 +28,11 @@ import sys
 import tempfile
 import zipfile
 
+from tools.common import REFERENCE_DATA
+
 VERSION = "0.1.1"
 FOLDER = "virtualhome_eval/llm_response/goal_interpretation/"
-HERE = os.path.dirname(os.path.abspath(__file__))
-TEST_DATA = os.path.join(HERE, "..", "tests", "reference", "data", "goal_interpretation",
+TEST_DATA = os.path.join(REFERENCE_DATA, "goal_interpretation",
                          "published_virtualhome_inputs.json.gz")
 
 

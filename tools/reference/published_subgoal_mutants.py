@@ -1,8 +1,8 @@
-"""Rewritten published subgoal-decomposition replies for ``tools/published_plans_reference.py``'s ``mutants``,
+"""Rewritten published subgoal-decomposition replies for ``tools/reference/published_plans.py``'s ``mutants``,
 ``pack-mutants`` and ``compare`` commands: rules that make eai-eval 1.0.5's temporal-order check meet a missing
 step that names no missing precondition (its ``'list index out of range'`` crash), with a control that must not,
 run through the reference harness and stored in ``tests/reference/data/published_plans/
-reference_subgoal_mutants.json.gz``. Run the commands through ``published_plans_reference.py``.
+reference_subgoal_mutants.json.gz``. Run the commands through ``python -m tools.reference.published_plans``.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import os
 import re
 import sys
 
-from published_plans_reference import DATA, inputs, run_harness, score
-from transition_modeling_reference import read_gz, write_gz
+from tools.common import read_gz, write_gz
+from tools.reference.published_runs import DATA, inputs, run_harness, score
 
 #: ``mutants``: rules that rewrite a published subgoal reply's ``output`` list (``entries``) for the task ``tid``;
 #: they exercise eai-eval 1.0.5's temporal-order check on a missing step that names no missing precondition (SIT
@@ -99,7 +99,7 @@ def pack_mutants(out_dir: str) -> None:
     comes from), the reference's summary and per item :func:`subgoal_entry` plus a NotParseable item's message."""
     import ast
 
-    from virtualhome_compare import subgoal_entry
+    from tests.reference.virtualhome_compare import subgoal_entry
 
     batches = mutant_batches()
     for name, batch in batches.items():
@@ -114,9 +114,9 @@ def pack_mutants(out_dir: str) -> None:
                      reference=ref)
     doc = {"reference": "eai-eval==1.0.5 virtualhome_eval (PyPI, MIT), Python 3.11, PYTHONHASHSEED=0",
            "harness": "eai-gym reference kit harness/virtualhome/ref_vh_eval.py --num-workers 1 --seed 0",
-           "inputs": "tools/published_plans_reference.py mutants: published replies (inputs.json.gz) rewritten",
+           "inputs": "tools/reference/published_plans.py mutants: published replies (inputs.json.gz) rewritten",
            "batches": batches}
-    write_gz(os.path.join(DATA, "reference_subgoal_mutants.json.gz"), doc)
+    write_gz(os.path.join(DATA, "reference_subgoal_mutants.json.gz"), doc, sort_keys=True)
     print(f"packed {len(batches)} batches into reference_subgoal_mutants.json.gz", file=sys.stderr)
 
 
@@ -144,7 +144,7 @@ def compare_mutants() -> int:
 
 
 def mutant_problems(rec: dict, entry: dict) -> list:
-    from virtualhome_compare import subgoal_problems
+    from tests.reference.virtualhome_compare import subgoal_problems
 
     problems = subgoal_problems(rec, entry)
     if "message" in entry and rec["message"] != entry["message"]:

@@ -21,17 +21,15 @@ operators it completes them with, sorted, since the reference adds those in set 
 ``reference_<world>.json.gz`` under ``"domains"``: ``{model: {id: sha256[:16]}}``.
 
 Usage:
-  python tools/transition_modeling_reference.py outputs [--wheel PATH]
-  python tools/transition_modeling_reference.py reference WORLD DIR [--logic-only]
-  python tools/transition_modeling_reference.py domains WORLD PDDL_FILES_DIR
+  python -m tools.reference.transition_modeling outputs [--wheel PATH]
+  python -m tools.reference.transition_modeling reference WORLD DIR [--logic-only]
+  python -m tools.reference.transition_modeling domains WORLD PDDL_FILES_DIR
 """
 
 from __future__ import annotations
 
 import argparse
-import gzip
 import hashlib
-import io
 import json
 import os
 import re
@@ -40,24 +38,11 @@ import sys
 import tempfile
 import zipfile
 
-OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "reference", "data", "transition_modeling")
+from tools.common import REFERENCE_DATA, read_gz, write_gz
+
+OUT = os.path.join(REFERENCE_DATA, "transition_modeling")
 FOLDERS = {"virtualhome": "transition_modeling", "behavior": "transition_modeling_behavior"}
 VERSION = "0.1.1"
-
-
-def write_gz(path: str, obj: object) -> None:
-    buf = io.BytesIO()
-    with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0, compresslevel=9) as g:
-        g.write(json.dumps(obj, sort_keys=True, separators=(",", ":")).encode("utf-8"))
-    with open(path, "wb") as f:
-        f.write(buf.getvalue())
-
-
-def read_gz(path: str) -> dict:
-    if not os.path.exists(path):
-        return {}
-    with gzip.open(path, "rt", encoding="utf-8") as f:
-        return json.load(f)
 
 
 def outputs(wheel: str | None) -> None:
@@ -72,7 +57,7 @@ def outputs(wheel: str | None) -> None:
             for world, folder in FOLDERS.items():
                 pat = re.compile(rf"virtualhome_eval/llm_response/{folder}/(.+)_outputs\.json$")
                 models = {m.group(1): json.loads(z.read(n)) for n in sorted(names) if (m := pat.match(n))}
-                write_gz(os.path.join(OUT, f"outputs_{world}.json.gz"), models)
+                write_gz(os.path.join(OUT, f"outputs_{world}.json.gz"), models, sort_keys=True)
                 print(f"{world}: {len(models)} models, {sum(len(v) for v in models.values())} replies")
     with open(os.path.join(OUT, "PROVENANCE.md"), "w", encoding="utf-8") as f:
         f.write(PROVENANCE.format(version=VERSION, sha=sha))
@@ -113,7 +98,7 @@ def reference(world: str, directory: str, logic_only: bool) -> None:
         models[model] = {"summary": summary, "items": items, "planner_run": not logic_only,
                       "wall_s": run.get("wall_s"), "workers": run.get("workers")}
         print(f"{world} {model}: {len(items)} items{' (logic only)' if logic_only else ''}")
-    write_gz(path, doc)
+    write_gz(path, doc, sort_keys=True)
 
 
 def _item(it: dict, with_planner: bool) -> dict:
@@ -138,7 +123,6 @@ def canonical_domain_hash(text: str, n_predicted: int) -> str:
 
 
 def domains(world: str, directory: str) -> None:
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
     from eai_gym.scoring.transition_modeling import read_reply
 
     path = os.path.join(OUT, f"reference_{world}.json.gz")
@@ -158,7 +142,7 @@ def domains(world: str, directory: str) -> None:
                 found[it["identifier"]] = canonical_domain_hash(open(f, encoding="utf-8").read(), n)
         hashes[model] = found
         print(f"{world} {model}: {len(found)} domains")
-    write_gz(path, doc)
+    write_gz(path, doc, sort_keys=True)
 
 
 PROVENANCE = """# Transition-modeling reference data — provenance
@@ -167,23 +151,23 @@ PROVENANCE = """# Transition-modeling reference data — provenance
   the EAI paper's 15 models, from `virtualhome_eval-{version}-py3-none-any.whl`
   (`pip download --no-deps virtualhome-eval=={version}`, sha256 `{sha}`), licence MIT, folders
   `virtualhome_eval/llm_response/transition_modeling{{,_behavior}}/<model>_outputs.json`; written by
-  `python tools/transition_modeling_reference.py outputs`.
+  `python -m tools.reference.transition_modeling outputs`.
 - `reference_virtualhome.json.gz`, `reference_behavior.json.gz`: eai-eval 1.0.5's transition-modeling
   evaluator (`virtualhome_eval`'s `evaluate_results`, unmodified, Fast Downward 26.6 from
   up-fast-downward 1.0.0, `--alias lama-first`) run on those replies with the reference harness
   `ref_tm_eval.py`; models marked `"planner_run": false` were run with the planner replaced by one that
   always fails (logic scores only; their summaries have no `planner_success_rate`). Gathered by
-  `python tools/transition_modeling_reference.py reference WORLD DIR [--logic-only]`.
+  `python -m tools.reference.transition_modeling reference WORLD DIR [--logic-only]`.
 - BEHAVIOR subsets `<model>.rest-t10` (replies 26–100 of the 9 models whose first 25 ran before, as
   `<model>.first25`) and `<model>.all-t10` (all 100 replies of the other 6): the same harness through
-  `tools/ref_transition_modeling_timed.py --planner-timeout 10` (eai-eval 1.0.5's `FD.plan_from_pddl`
+  `python -m tools.reference.transition_modeling_timed --planner-timeout 10` (eai-eval 1.0.5's `FD.plan_from_pddl`
   wrapped, not changed: each call's seconds, `timed_out`, and the reference's 200 s timeout lowered to 10 s
   for this first pass). A call that ended within 10 s has the verdict it has under 200 s; a call that hit
   10 s has no verdict here (`"timed_out": true`, and its `"failed"` is not a verdict on the task).
   `<model>.retry200`: the replies whose reference call hit 10 s while eai-gym's Fast Downward call ended
   within 10 s, run again through the timed harness with the reference's own 200 s timeout.
 - `"domains"` in those files: a hash of each PDDL domain the reference wrote for a readable reply
-  (`python tools/transition_modeling_reference.py domains WORLD <refvenv>/.../resources/WORLD/pddl_files`).
+  (`python -m tools.reference.transition_modeling domains WORLD <refvenv>/.../resources/WORLD/pddl_files`).
 """
 
 

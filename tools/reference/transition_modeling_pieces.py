@@ -3,16 +3,15 @@
 
 Generates (seeded) precondition/effect pairs and replies from the published replies (as they are and
 mutated: characters deleted, swapped, parentheses and formulas inserted, replies cut short) and random
-0/1 matrices, runs ``ref_transition_modeling_pieces.py`` on them with the reference venv's python, and
-writes inputs and reference results to ``tests/reference/data/transition_modeling/pieces.json.gz``.
-Usage: python tools/transition_modeling_pieces.py --ref-python /work/refvenvs/<name>/bin/python
+0/1 matrices, runs :mod:`tools.reference.transition_modeling_ref_pieces` on them with the reference venv's
+python, and writes inputs and reference results to ``tests/reference/data/transition_modeling/pieces.json.gz``.
+Usage: python -m tools.reference.transition_modeling_pieces --ref-python /work/refvenvs/<name>/bin/python
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
-import io
 import json
 import os
 import random
@@ -20,10 +19,10 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-DATA = os.path.join(HERE, "..", "tests", "reference", "data", "transition_modeling")
-sys.path.insert(0, os.path.join(HERE, ".."))
-from eai_gym.scoring import transition_modeling as tm  # noqa: E402
+from eai_gym.scoring import transition_modeling as tm
+from tools.common import REFERENCE_DATA, checkout_env, write_gz
+
+DATA = os.path.join(REFERENCE_DATA, "transition_modeling")
 
 
 def generate(seed: int = 18) -> dict:
@@ -81,14 +80,11 @@ def main(argv: list[str] | None = None) -> int:
         i, o = os.path.join(tmp, "in.json"), os.path.join(tmp, "out.json")
         with open(i, "w") as f:
             json.dump(inputs, f)
-        subprocess.run([a.ref_python, os.path.join(HERE, "ref_transition_modeling_pieces.py"), i, o], check=True)
+        subprocess.run([a.ref_python, "-m", "tools.reference.transition_modeling_ref_pieces", i, o], check=True,
+                       env=checkout_env())
         with open(o) as f:
             ref = json.load(f)
-    buf = io.BytesIO()
-    with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0, compresslevel=9) as g:
-        g.write(json.dumps({"inputs": inputs, "reference": ref}, sort_keys=True, separators=(",", ":")).encode())
-    with open(os.path.join(DATA, "pieces.json.gz"), "wb") as f:
-        f.write(buf.getvalue())
+    write_gz(os.path.join(DATA, "pieces.json.gz"), {"inputs": inputs, "reference": ref}, sort_keys=True)
     print(f"{len(inputs['pairs'])} pairs, {len(inputs['replies'])} replies, {len(inputs['matrices'])} matrices")
     return 0
 

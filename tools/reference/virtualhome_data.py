@@ -4,19 +4,18 @@
 Run with a Python that has ``eai-eval==1.0.5`` installed (e.g. the venv made by the reference kit's
 ``setup-virtualhome.sh``) and ``PYTHONHASHSEED=0``. It imports the reference and compares, for every
 task: the relevant-object keys, the gold script, the action-goal order, and the gold-test result.
-Usage: PYTHONHASHSEED=0 <venv>/bin/python tools/verify_virtualhome_data.py
+Usage: PYTHONHASHSEED=0 <venv>/bin/python -m tools.reference.virtualhome_data
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
 
-
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
     if os.environ.get("PYTHONHASHSEED") != "0":
         print("set PYTHONHASHSEED=0", file=sys.stderr)
         return 2

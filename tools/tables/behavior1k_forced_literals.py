@@ -4,19 +4,15 @@
 For every activity (or those of ``--only``): the literals its goal forces that no conjunct lists as necessary
 (through ``and``/``forall``/``not``), marking those the conjuncts force only together; then the counts.
 
-Usage: python tools/behavior1k_forced_literals.py [--only NAME ...]
+Usage: python -m tools.tables.behavior1k_forced_literals [--only NAME ...]
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-from eai_gym.envs.behavior1k.data import activity_names  # noqa: E402
-from eai_gym.envs.behavior1k.goals import activity_goal, goal_forced_literals, joint_goal_literals  # noqa: E402
+from eai_gym.envs.behavior1k.data import activity_names
+from eai_gym.envs.behavior1k.goals import activity_goal, goal_forced_literals, joint_goal_literals
 
 
 def main() -> None:

@@ -5,14 +5,14 @@
   github.com/embodied-agent-interface/embodied-agent-interface.github.io; the paper's tables with later models
   added) for action sequencing, subgoal decomposition and transition modeling, and writes the rows of the paper's
   15 models to ``tests/reference/data/eai_paper/tables.json`` (goal interpretation's table is
-  ``tests/reference/data/goal_interpretation/paper_table.json``, from ``tools/goal_interpretation_table.py``);
+  ``tests/reference/data/goal_interpretation/paper_table.json``, from ``tools/tables/goal_interpretation.py``);
 * ``--markdown``: prints the combined table (one headline figure per module and world: paper / eai-eval 1.0.5 /
   eai-gym ``--protocol eai-1.0.5``), then, per module, how many of the paper's figures eai-eval 1.0.5 reproduces
   and how many of eai-eval's eai-gym reproduces, with every figure that differs. eai-eval's figures are the
   stored reference runs (``tests/reference/data/{goal_interpretation,published_plans,transition_modeling}/``);
   eai-gym's are computed now (transition modeling's planner column only with ``--planner fast-downward``).
 
-Usage: python tools/eai_paper_table.py [--paper-html PATH] [--markdown] [--differences] [--update-doc docs/reproduce.md]
+Usage: python -m tools.tables.eai_paper [--paper-html PATH] [--markdown] [--differences] [--update-doc docs/reproduce.md]
                                      [--planner none|fast-downward]
 """
 
@@ -26,14 +26,10 @@ import os
 import re
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-sys.path.insert(0, HERE)
+from tools.common import REFERENCE_DATA, read_gz
+from tools.tables.goal_interpretation import GROUPS, METRICS, MODELS
 
-from goal_interpretation_table import MODELS  # noqa: E402
-from transition_modeling_reference import read_gz  # noqa: E402
-
-REF = os.path.join(HERE, "..", "tests", "reference", "data")
+REF = str(REFERENCE_DATA)
 PAPER = os.path.join(REF, "eai_paper", "tables.json")
 #: table key -> the caption it starts with on the project page
 CAPTIONS = {
@@ -128,8 +124,6 @@ PLAN_MODULES = {"action_sequencing": ("action_sequencing_trajectory", "Action Se
 def metrics() -> list[tuple]:
     """Every figure of the paper's tables for the 15 models: ``(module, world, metric, paper column getter,
     summary path, scale)``; a world whose column is absent (e.g. BEHAVIOR object orientation) is skipped."""
-    from goal_interpretation_table import GROUPS, METRICS
-
     out = [("goal_interpretation", w, f"{g} {m}", ("gi", f"{g}_{m}", w), (f"{k}_{m}",), 1.0)
            for w in ("virtualhome", "behavior") for g, k in GROUPS for m in METRICS]
     for module, (traj, head, scale, words) in PLAN_MODULES.items():
@@ -186,7 +180,7 @@ def gym_summaries(planner: str) -> dict:
     from eai_gym.scoring.runner import run_items
     from eai_gym.scoring.virtualhome import goal_interpretation as gi
     from eai_gym.scoring.virtualhome import transition_modeling as vt
-    from published_plans_reference import inputs, score
+    from tools.reference.published_runs import inputs, score
 
     out: dict = {}
     gi_inputs = read_gz(os.path.join(REF, "goal_interpretation", "published_virtualhome_inputs.json.gz"))["models"]

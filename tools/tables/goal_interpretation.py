@@ -9,7 +9,7 @@
   VirtualHome from the paper, from eai-eval 1.0.5 (recorded in ``virtualhome_reference.json.gz``) and from
   eai-gym (``protocol="eai-1.0.5"`` and ``"fixed"``, computed now), plus the paper's BEHAVIOR figures.
 
-Usage: python tools/goal_interpretation_table.py [--paper-html PATH] [--markdown]
+Usage: python -m tools.tables.goal_interpretation [--paper-html PATH] [--markdown]
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ import os
 import re
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-DATA = os.path.join(HERE, "..", "tests", "reference", "data", "goal_interpretation")
+from tools.common import REFERENCE_DATA
+
+DATA = os.path.join(REFERENCE_DATA, "goal_interpretation")
 PAPER = os.path.join(DATA, "paper_table.json")
 CAPTION = "All goal evaluation results (%) for goal interpretation"
 #: published file name -> the model's name in the paper's table

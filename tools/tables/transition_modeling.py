@@ -2,7 +2,7 @@
 """The per-model transition-modeling table of docs/transition_modeling.md: eai-eval 1.0.5's overall
 figures (from tests/reference/data/transition_modeling/) beside eai-gym's, computed now.
 
-    python tools/transition_modeling_table.py [--world virtualhome|behavior] [--planner none|fast-downward|builtin]
+    python -m tools.tables.transition_modeling [--world virtualhome|behavior] [--planner none|fast-downward|builtin]
                                               [--planner-timeout S] [--known-only] [--workers N] [--models M ...]
                                               [--limit N] [--subsets] [--protocol eai-1.0.5|fixed]
 
@@ -24,14 +24,12 @@ import json
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
+from eai_gym.scoring.behavior import transition_modeling as bt
+from eai_gym.scoring.runner import run_items
+from eai_gym.scoring.virtualhome import transition_modeling as vt
+from tools.common import REFERENCE_DATA
 
-from eai_gym.scoring.behavior import transition_modeling as bt  # noqa: E402
-from eai_gym.scoring.virtualhome import transition_modeling as vt  # noqa: E402
-from eai_gym.scoring.runner import run_items  # noqa: E402
-
-DATA = os.path.join(HERE, "..", "tests", "reference", "data", "transition_modeling")
+DATA = os.path.join(REFERENCE_DATA, "transition_modeling")
 WORLDS = {"virtualhome": vt, "behavior": bt}
 
 

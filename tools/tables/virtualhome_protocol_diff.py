@@ -3,11 +3,12 @@
 
 Scores the 342 packaged gold plans with ``eai-1.0.5`` and ``fixed`` and attributes every difference
 to the fix that causes it (from the reference record and the plan). Prints Markdown for
-``docs/virtualhome.md``. Usage: python tools/virtualhome_protocol_diff.py
+``docs/virtualhome.md``. Usage: python -m tools.tables.virtualhome_protocol_diff
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from eai_gym.envs.virtualhome.tasks import gold_plan_json, load_task, task_ids
@@ -34,7 +35,8 @@ def attribute(ref: dict, fix: dict, plan: str, task_id: str) -> list[str]:
     return reasons
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
     groups: dict[str, list[str]] = {}
     for tid in task_ids():
         plan = gold_plan_json(tid)
