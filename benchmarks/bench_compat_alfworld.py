@@ -16,13 +16,13 @@ CPU time (``time.process_time``: what one core reaches, whatever else the machin
   env-steps/s (one core) and memory per env (RSS after making and resetting them, minus RSS before, / N);
 - ``pickle``: the pickled size of an ``AlfredTWEnv`` (train split) and the time to pickle and unpickle it
   once per actor for 256 actors;
-- ``startup`` (with ``--folder``, e.g. 8,810 games written by ``tools/export_alfworld_games.py --total 8810``):
+- ``startup`` (with ``--folder``, e.g. 8,810 games written by ``python -m tools.convert.alfworld_export --total 8810``):
   ``AlfredTWEnv`` indexing the folder, then ``init_env(1)`` and the first ``reset()``;
 - ``ray`` (with ``--ray N`` and Ray installed): verl-agent's pattern — the base env passed to N Ray actors, each
   ``init_env(batch_size=1).seed(s)`` — stepped in lockstep; env-steps/s and whether every episode's
   observations equal the in-process run's;
 - ``reference`` (with ``--reference-python`` of an alfworld 0.4.2 venv and ``--reference-folder`` holding
-  ``game.tw-pddl`` files, e.g. from ``tools/alfworld_compat_reference.py``): one alfworld
+  ``game.tw-pddl`` files, e.g. from ``tools/reference/alfworld_compat.py``): one alfworld
   ``AlfredTWEnv(...).init_env(batch_size=1)`` — RSS, reset time and steps/s on random admissible commands;
 - ``expert_walks`` (``--expert-walks``): every shipped game (train, in- and out-of-distribution eval), both
   dialects, a random walk with the handcoded expert consulted after every step; counts exceptions and expert

@@ -4,7 +4,7 @@
 Each entry names the world's task-set module, its ids, and the sha256 of the world's data folder
 (``eai_gym/data/<world>/``) the ids were read from. An entry is used only while that digest still matches the
 files; otherwise (data changed, or a world outside the package) the task set reads its data as before, so the
-index can make a command faster but never change what it prints. ``python tools/build_task_index.py``
+index can make a command faster but never change what it prints. ``python -m tools.convert.task_index``
 rewrites it; ``tests/test_task_index.py`` checks it is fresh and equal to the task sets' own ids.
 """
 

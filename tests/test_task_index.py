@@ -16,7 +16,7 @@ def test_index_is_fresh_and_equals_the_task_set(world: str) -> None:
     spec = registry.world(world)
     entry = json.loads(task_index.INDEX.read_text())[world]
     assert entry["data_sha256"] == task_index.data_digest(world), \
-        "stale index: run python tools/build_task_index.py"
+        "stale index: run python -m tools.convert.task_index"
     own = list(registry.load(spec.task_set).ids())
     assert entry["ids"] == own
     assert task_index.indexed_ids(world, spec.task_set) == tuple(own)

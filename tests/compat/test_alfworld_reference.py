@@ -1,4 +1,4 @@
-"""compat.alfworld against alfworld 0.4.2 + textworld 1.7.0 as recorded by tools/alfworld_compat_reference.py
+"""compat.alfworld against alfworld 0.4.2 + textworld 1.7.0 as recorded by tools/reference/alfworld_compat.py
 (tests/reference/data/alfworld/compat_reference.json): game order per seed, info keys and value shapes."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Replay a recorded ALFWorld reference transcript through eai-gym's env, step by step.
 
-Used by ``test_alfworld_listing_and_win.py`` and by ``tools/alfworld_reference_games.py compare``.
-A transcript row (``tools/alfworld_reference_play.py``) holds the reference's obs, score, done, won,
+Used by ``test_alfworld_listing_and_win.py`` and by ``python -m tools.reference.alfworld_games compare``.
+A transcript row (``tools/reference/alfworld_play.py``) holds the reference's obs, score, done, won,
 admissible commands, planner plan, handcoded expert's next command, the facts a command can change
 (readable, as textworld prints them) and a digest of all facts.
 """

@@ -3,7 +3,7 @@ and 0.3.3 (+ textworld 1.7.0) transcripts replayed through the env: every step's
 commands, won / done, expert plan length and facts; after a win, the frozen game (same observation and
 infos as the winning step) in both; the metric wrappers and the offline scorer count no step after it.
 
-Data: ``tools/alfworld_reference_games.py prefix-pairs`` / ``after-win`` (see tests/reference/data/README.md).
+Data: ``python -m tools.reference.alfworld_games prefix-pairs`` / ``after-win`` (see tests/reference/data/README.md).
 """
 
 from __future__ import annotations

@@ -18,9 +18,9 @@ from eai_gym.envs.alfworld.oracle import Oracle
 from eai_gym.envs.alfworld.pddl import PddlError, parse_problem
 
 DATA = Path(__file__).parent / "data" / "alfworld"
-#: the kit's recorded cases, both dialects (tools/import_reference_cases.py)
+#: the kit's recorded cases, both dialects (tools/reference/import_cases.py)
 CASES = json.loads(gzip.decompress((DATA / "transcripts.json.gz").read_bytes()))
-#: unseen games and walks run through the reference (tools/alfworld_reference_walks.py generate --n 36 --seed 11)
+#: unseen games and walks run through the reference (python -m tools.reference.alfworld_walks generate --n 36 --seed 11)
 UNSEEN = json.loads(gzip.decompress((DATA / "unseen.json.gz").read_bytes()))
 ALL = {**CASES, **UNSEEN}
 RUNS = [(case, run) for case, c in sorted(ALL.items()) for run in sorted(c["transcripts"])]

@@ -1,5 +1,5 @@
 """BEHAVIOR-1K goal interpretation is scored as eai-eval 1.0.5 scores BEHAVIOR's: its evaluator, run unmodified on
-BEHAVIOR-1K's gold (tools/behavior1k_goal_interpretation_reference.py), gives eai-gym's summaries and per-activity
+BEHAVIOR-1K's gold (tools/reference/behavior1k_goal_interpretation.py), gives eai-gym's summaries and per-activity
 analyses on 4,064 generated replies."""
 
 from __future__ import annotations

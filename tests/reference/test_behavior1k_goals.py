@@ -1,6 +1,6 @@
 """check_goal agrees with bddl 3.6.0's own goal evaluator on every recorded state of every activity.
 
-The verdicts were recorded by ``tools/behavior1k_goal_states.py`` through the reference harness
+The verdicts were recorded by ``tools/reference/behavior1k_goal_states.py`` through the reference harness
 (``reference/harness/behavior1k/ref_bddl_goal.py``); see ``tests/reference/data/README.md``.
 """
 

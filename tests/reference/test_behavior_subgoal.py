@@ -1,5 +1,5 @@
 """Agreement with eai-eval 1.0.5's BEHAVIOR subgoal-decomposition evaluator (seed 0, run without iGibson
-by tools/behavior_subgoal_reference.py over the kit's stand-ins = initial_state="reference-defaults")."""
+by tools/reference/behavior_subgoal.py over the kit's stand-ins = initial_state="reference-defaults")."""
 
 from __future__ import annotations
 

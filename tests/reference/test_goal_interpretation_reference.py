@@ -1,6 +1,6 @@
 """Goal interpretation agrees with eai-eval 1.0.5 on the EAI paper's 15 published models and on generated replies.
 
-Reference results recorded by ``tools/goal_interpretation_reference.py`` (see ``data/README.md``).
+Reference results recorded by ``tools/reference/goal_interpretation.py`` (see ``data/README.md``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ protocol="partnr": per-step metrics, satisfied_at, final metrics, the constraint
 evaluation log, and an error exactly where the reference raises.
 
 Data (tests/reference/data/README.md): recorded_cases.json.gz = the kit's 100 random and 4 hand-made
-cases; edge_cases.json.gz = 400 cases from tools/partnr_edge_cases.py (--n 400 --seed 7) aimed at the
+cases; edge_cases.json.gz = 400 cases from python -m tools.reference.partnr_edge_cases (--n 400 --seed 7) aimed at the
 reference's quirks, with the reference's output recorded through the kit's harness.
 """
 

@@ -1,6 +1,6 @@
 """eai-gym ``protocol="eai-1.0.5"`` against eai-eval 1.0.5 on the EAI paper's published action-sequencing and
 subgoal-decomposition outputs (15 models, VirtualHome; ``virtualhome-eval==0.1.1``), item by item and summary by
-summary. Data: ``tests/reference/data/published_plans/`` (see its README entry; ``tools/published_plans_reference.py``)."""
+summary. Data: ``tests/reference/data/published_plans/`` (see its README entry; ``tools/reference/published_plans.py``)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Item-by-item comparison of eai-gym's VirtualHome records with eai-eval 1.0.5's, shared by the tests of
-the recorded cases and of the EAI paper's published outputs (and by ``tools/published_plans_reference.py``,
+the recorded cases and of the EAI paper's published outputs (and by ``tools/reference/published_plans.py``,
 which stores the reference's subgoal records in the form :func:`subgoal_entry` gives)."""
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ get paths in the same layout under the root :data:`SHIPPED_ROOT` (nothing is wri
   the objects: ``<task_type>-Generated-None-Generated-<n>/trial_train_<n>`` (``trial_seen_<n>``).
 
 A path anywhere else is a game folder on disk holding ``initial_state.pddl`` and ``traj_data.json``
-(what ``alfworld-download`` fetches, or what ``tools/export_alfworld_games.py`` writes).
+(what ``alfworld-download`` fetches, or what ``tools/convert/alfworld_export.py`` writes).
 """
 
 from __future__ import annotations

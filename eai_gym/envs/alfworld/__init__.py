@@ -17,6 +17,6 @@ Reward and termination
     truncated after 100 steps.
 Data
     ``eai_gym/data/alfworld``: floor plans converted from the ``alfworld==0.4.2`` wheel (MIT) by
-    ``tools/convert_alfworld.py`` and the 134-game eval split written by ``tools/alfworld_splits.py``;
+    ``tools/convert/alfworld.py`` and the 134-game eval split written by ``tools/convert/alfworld_splits.py``;
     provenance, sha256 and licence in its ``PROVENANCE.md``.
 """

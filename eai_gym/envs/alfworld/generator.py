@@ -194,7 +194,7 @@ def eval_game(index: int) -> Game:
     game = generate_game(seed, task_type, None, split="eval")
     if f"-{floorplan}-" not in game.name:
         raise RuntimeError(f"eval game {index} no longer generates on {floorplan}: the generator changed; "
-                           "rerun tools/alfworld_splits.py")
+                           "rerun python -m tools.convert.alfworld_splits")
     game.name = f"eval_{index:03d}"
     return game
 

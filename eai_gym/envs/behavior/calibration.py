@@ -1,5 +1,5 @@
 """The ``calibrated`` initial states: the reference defaults plus the values inferred from the gold
-plans by ``tools/calibrate_behavior.py`` (see that tool for the rule; ``docs/behavior.md`` lists them)."""
+plans by ``tools/convert/behavior_calibration.py`` (see that tool for the rule; ``docs/behavior.md`` lists them)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@
 (:mod:`.goals`). The env ``eai_gym/Behavior1K-v0`` (:mod:`.env`): text or index actions over OmniGibson's
 symbolic primitives and the added actions (docs/behavior1k.md), ``reset(options={"activity": NAME})``, reward 1
 on reaching the goal, terminated at the goal, truncated after 300 steps. Data: converted from the bddl 3.6.0
-sdist by ``tools/convert_behavior1k.py`` (MIT; provenance in ``eai_gym/data/behavior1k/``). The package
+sdist by ``tools/convert/behavior1k.py`` (MIT; provenance in ``eai_gym/data/behavior1k/``). The package
 loads nothing until a name is used, so reading the registry's :mod:`.spec` stays light.
 """
 

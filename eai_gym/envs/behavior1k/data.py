@@ -1,4 +1,4 @@
-"""The packaged BEHAVIOR-1K data (``eai_gym/data/behavior1k``, written by ``tools/convert_behavior1k.py``)."""
+"""The packaged BEHAVIOR-1K data (``eai_gym/data/behavior1k``, written by ``tools/convert/behavior1k.py``)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The packaged gold plans (``eai_gym/data/behavior1k/gold_plans.json.gz``, written by
-``tools/behavior1k_gold_plans.py``): one plan per activity the planner solved, and the reason for the others."""
+``tools/convert/behavior1k_gold_plans.py``): one plan per activity the planner solved, and the reason for the others."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Everything the world's preconditions ask about an object ("is it openable?", "which substances does this remover
 take off, and on what condition?") is read from the knowledge base (``propagated_annots_params.json``, packaged
-by ``tools/convert_behavior1k.py``) through :class:`ActivityKB`; there are no per-category lists in code.
+by ``tools/convert/behavior1k.py``) through :class:`ActivityKB`; there are no per-category lists in code.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A house joins one kitchen, one living room, one bedroom and one bathroom floor plan (ALFWorld's
 FloorPlan 1–30, 201–230, 301–330, 401–430), laid side by side along ``x`` with a 1 m gap; each
 room keeps its floor plan's receptacles at their real positions (shifted with the room). Furniture
-classes and names: see ``FURNITURE`` in ``tools/rearrange_houses.py``; pieces are numbered
+classes and names: see ``FURNITURE`` in ``tools/convert/rearrange_houses.py``; pieces are numbered
 ``<class>_<n>`` across the house in room order, then by their id in the layout.
 
 * ``house_00`` … ``house_11``: the shipped houses; ``random.Random(2026)`` draws 12 floor plans of each

@@ -1,6 +1,6 @@
 """Object classes of the rearrange world and their affordances, from ALFWorld 0.4.2's constants.
 
-Converted by ``tools/rearrange_houses.py`` into ``eai_gym/data/rearrange/layouts.json``:
+Converted by ``tools/convert/rearrange_houses.py`` into ``eai_gym/data/rearrange/layouts.json``:
 
 * the object classes are the classes ALFWorld lets a receptacle hold (``VAL_RECEPTACLE_OBJECTS``),
   without sliced variants and static receptacles, named in snake case (``CellPhone`` → ``cell_phone``);

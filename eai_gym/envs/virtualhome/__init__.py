@@ -18,7 +18,7 @@ Reward and termination
     or at the first fatal error with ``terminate_on_error=True``; truncated after 100 steps.
 Data
     ``eai_gym/data/virtualhome``: converted from the ``eai-eval==1.0.5`` wheel (MIT) by
-    ``tools/convert_virtualhome.py``; provenance, sha256 and licence in its ``PROVENANCE.md``.
+    ``tools/convert/virtualhome.py``; provenance, sha256 and licence in its ``PROVENANCE.md``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The packaged VirtualHome task file, ``eai_gym/data/virtualhome/scene_1.bin`` (format 6), read a task at a time.
 
-Written by ``tools/convert_virtualhome.py`` (through ``tools/pack_virtualhome.py``) from the eai-eval 1.0.5
+Written by ``tools/convert/virtualhome.py`` (through ``tools/convert/virtualhome_pack.py``) from the eai-eval 1.0.5
 wheel; provenance in ``eai_gym/data/virtualhome/PROVENANCE.md``. Layout::
 
     MAGIC | header length (4 bytes, little-endian) | header | one blob per task, in task order | base edges
@@ -46,7 +46,7 @@ def _decode(blob: Any, what: str) -> Any:
         return marshal.loads(blob)
     except (ValueError, EOFError, TypeError) as e:
         raise TaskDataError(f"VirtualHome task data ({FILE_NAME}): cannot decode {what} ({e}); reinstall "
-                            "eai-gym or regenerate the file with tools/convert_virtualhome.py") from None
+                            "eai-gym or regenerate the file with python -m tools.convert.virtualhome") from None
 
 
 class Packed:
