@@ -16,8 +16,9 @@ the engine's metrics every tick and, at the end, the evaluation log and a failur
 format); otherwise an episode drawn with the seed. Values of the wrong type are a ``TypeError``, an unknown id an
 :class:`~eai_gym.core.UnknownTaskError` (a ``KeyError``). Other keys are a ``ValueError`` in the Gymnasium env and
 left out by the PettingZoo envs (PettingZoo's test kit resets with an option of its own). Actions of the wrong kind
-(not a str in text mode; not an int in the space in index mode) are a ``TypeError``/``ValueError``
-(:mod:`eai_gym.envs.arguments`); in the AEC env, when they are given.
+(a batch in text mode; anything but an int in the space in index mode) are a ``TypeError``/``ValueError``
+(:mod:`eai_gym.envs.arguments`), in the AEC env when they are given; in text mode another value that is not a str
+is a failed step (``parsing``), and ``None`` an agent's "no new action" this tick.
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
-
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from ..arguments import check_seed, kind, shown
