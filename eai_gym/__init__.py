@@ -1,54 +1,38 @@
 """eai-gym: the symbolic transition models behind embodied-planning benchmarks as standard environments.
 
-Importing the package registers its environments with Gymnasium::
+Importing the package registers its environment ids with Gymnasium and PettingZoo (it imports both)::
 
-    import gymnasium, eai_gym
+    import eai_gym, gymnasium, pettingzoo
     env = gymnasium.make("eai_gym/VirtualHome-v0")
+    team = pettingzoo.make("parallel", "eai_gym/rearrange-v0")
 
-(When Gymnasium is not imported yet, the ids are registered the moment it is, so that ``import eai_gym``
-alone — and the ``eai-gym`` command — does not pay for importing Gymnasium.)
+in whatever order the three are imported; ``gymnasium.make("eai_gym:eai_gym/VirtualHome-v0")`` imports the
+package itself. Neither Gymnasium (1.x) nor PettingZoo loads third-party ids on its own import, so the ids exist
+once ``eai_gym`` has been imported.
+
+The ``eai-gym`` command is the one exception: its console script, the top-level module :mod:`eai_gym_command`,
+imports the package without registering (``eai-gym --help`` and ``eai-gym list`` import no Gymnasium), and the
+commands that make envs call :func:`register_envs` first.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 __version__ = "0.1.0"
 
+#: the ``eai-gym`` console script's module: when the package is first imported through it, nothing is registered
+COMMAND_MODULE = "eai_gym_command"
+
 
 def register_envs() -> None:
-    """Register every world's Gymnasium and PettingZoo ids (idempotent)."""
+    """Register every world's Gymnasium and PettingZoo ids (idempotent; imports Gymnasium and PettingZoo)."""
     from .registration import register_envs as register
 
     register()
 
 
-class _RegisterWhenGymnasiumLoads:
-    """Registers the ids right after ``gymnasium`` is first imported (then steps out of the import path)."""
-
-    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
-        if name != "gymnasium":
-            return None
-        import importlib.util
-
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(name)
-        if spec is None or spec.loader is None:
-            return spec
-        exec_module = spec.loader.exec_module
-
-        def exec_and_register(module: Any) -> None:
-            exec_module(module)
-            register_envs()
-
-        spec.loader.exec_module = exec_and_register  # type: ignore[method-assign]
-        return spec
-
-
-if "gymnasium" in sys.modules:
+if COMMAND_MODULE not in sys.modules:
     register_envs()
-elif not any(isinstance(f, _RegisterWhenGymnasiumLoads) for f in sys.meta_path):
-    sys.meta_path.insert(0, _RegisterWhenGymnasiumLoads())
 
-__all__ = ["register_envs", "__version__"]
+__all__ = ["COMMAND_MODULE", "register_envs", "__version__"]

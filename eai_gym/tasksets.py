@@ -65,7 +65,10 @@ class TaskSet:
     def play_env(self, task: str | None, protocol: str) -> tuple[Any, dict | None]:
         import gymnasium as gym
 
+        from .registration import register_envs
         from .wrappers import GoalSuccess, ProgressRate, PropositionLog, TrajectoryErrors
+
+        register_envs()  # (the eai-gym command imports the package without registering)
 
         if task is not None and task not in self.ids():
             raise KeyError(task)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import pickle
 import warnings
 
@@ -76,18 +77,56 @@ def _fresh_python(code: str) -> str:
 
 
 def test_the_command_line_imports_no_world_and_no_gymnasium():
-    printed = _fresh_python("import eai_gym.cli as c; c.build_parser().format_help(); "
-                            "print(sorted(m for m in sys.modules if m.startswith(('gymnasium', 'eai_gym.envs.', "
-                            "'eai_gym.scoring'))))")
+    """The ``eai-gym`` console script (``eai_gym_command:main``) builds its parser from the registry alone."""
+    printed = _fresh_python("import eai_gym_command, eai_gym.cli as c; c.build_parser().format_help(); "
+                            "print(sorted(m for m in sys.modules if m.startswith(('gymnasium', 'pettingzoo', "
+                            "'eai_gym.envs.', 'eai_gym.scoring'))))")
     names = eval(printed)
     assert names and all(n.endswith(".spec") or n.count(".") == 2 for n in names), names
-    assert not any(n.startswith(("gymnasium", "eai_gym.scoring")) for n in names)
+    assert not any(n.startswith(("gymnasium", "pettingzoo", "eai_gym.scoring")) for n in names)
 
 
-@pytest.mark.parametrize("order", ["eai_gym first", "gymnasium first", "module prefix"])
-def test_ids_are_registered_whichever_is_imported_first(order):
-    code = {"eai_gym first": "import eai_gym, gymnasium; gymnasium.make('eai_gym/VirtualHome-v0')",
-            "gymnasium first": "import gymnasium, eai_gym; gymnasium.make('eai_gym/AlfWorld-v0')",
-            "module prefix": "import gymnasium; gymnasium.make('eai_gym:eai_gym/Behavior-v0')"}[order]
-    _fresh_python(code + "; from pettingzoo.env_registry.registration import parallel_registry as r; "
-                         "assert 'eai_gym/rearrange-v0' in r")
+def test_the_console_script_is_the_light_module():
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
+    assert project["project"]["scripts"]["eai-gym"] == f"{eai_gym.COMMAND_MODULE}:main"
+
+
+#: every registered id, as (kind, id): gymnasium ids, and PettingZoo's parallel and AEC ids
+ALL_IDS = sorted({(e.kind, e.id) for w in registry.worlds() for e in w.envs})
+#: makes (and closes) every registered id
+MAKE_EVERY_ID = ("import gymnasium, pettingzoo\n"
+                 f"for kind, i in {ALL_IDS!r}:\n"
+                 "    env = gymnasium.make(i) if kind == 'gymnasium' else pettingzoo.make(kind, i)\n"
+                 "    env.close()\n"
+                 f"print('made', {len(ALL_IDS)})")
+
+
+#: every order of importing the three, and gymnasium's "module:id" form with nothing else imported
+ORDERS = [*itertools.permutations(["eai_gym", "gymnasium", "pettingzoo"]), ("module prefix",)]
+
+
+@pytest.mark.parametrize("order", ORDERS, ids=lambda order: "-".join(order))
+def test_every_import_order_makes_every_id(order):
+    if order == ("module prefix",):
+        first = "import gymnasium\n" + "\n".join(f"gymnasium.make('eai_gym:{i}').close()" for i in IDS)
+    else:
+        first = "; ".join(f"import {m}" for m in order)
+    out = _fresh_python(first + "\n" + MAKE_EVERY_ID)
+    assert out.split() == ["made", str(len(ALL_IDS))]
+
+
+def test_importing_the_package_installs_no_import_hook():
+    out = _fresh_python("before = list(sys.meta_path); import eai_gym; print(sys.meta_path == before)")
+    assert out.strip() == "True"
+
+
+def test_the_command_registers_when_a_command_makes_an_env():
+    """Through the console script nothing is registered at import; ``eai-gym play`` registers and plays."""
+    out = _fresh_python("import eai_gym_command, gymnasium; assert 'eai_gym/VirtualHome-v0' not in gymnasium.registry; "
+                        "import io; sys.stdin = io.StringIO('look\\n:quit\\n'); "
+                        "code = eai_gym_command.main(['play', 'alfworld', '--task', '0']); "
+                        "print('exit', code, 'eai_gym/AlfWorld-v0' in gymnasium.registry)")
+    assert out.split()[-3:] == ["exit", "0", "True"], out

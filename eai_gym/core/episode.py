@@ -6,7 +6,7 @@ from typing import Any, Callable, Generic, TypeVar
 
 from .action import Action
 from .errors import ActionError
-from .step import Step
+from .step import Step, raw_text
 from .trajectory import Trajectory
 from .world import World
 
@@ -38,9 +38,9 @@ class Episode(Generic[S]):
         try:
             action = self._parse(text, self.state)
         except ActionError as e:
-            return self._record(Step(len(self.trajectory.steps), _raw(text), None, False, e.error,
+            return self._record(Step(len(self.trajectory.steps), raw_text(text), None, False, e.error,
                                      e.message, feedback=e.message), self.state)
-        return self.step_action(action, raw=_raw(text))
+        return self.step_action(action, raw=raw_text(text))
 
     def step_action(self, action: Action, raw: str | None = None) -> Step:
         """Execute an already parsed action."""
@@ -54,6 +54,3 @@ class Episode(Generic[S]):
         self.trajectory.append(step, state)
         return step
 
-
-def _raw(text: Any) -> str:
-    return text if isinstance(text, str) else repr(text)

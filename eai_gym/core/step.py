@@ -9,6 +9,20 @@ from .action import Action
 from .errors import ErrorType
 
 
+def raw_text(action: Any) -> str:
+    """What a step records as the raw text of an action sent as something else than a ``str``: its ``repr``, or,
+    where Python refuses one (an int past its 4,300-digit conversion limit, a ``__repr__`` that raises), its type
+    and size."""
+    if isinstance(action, str):
+        return action
+    try:
+        return repr(action)
+    except Exception:  # noqa: BLE001 - any value an agent sends must give a record
+        if isinstance(action, int):
+            return f"<an int of {action.bit_length()} bits>"
+        return f"<a {type(action).__name__}>"
+
+
 @dataclass(slots=True)
 class Step:
     """The record of one action sent to a world.

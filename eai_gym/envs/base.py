@@ -14,7 +14,8 @@ import numpy as np
 from gymnasium import spaces
 
 from ..core import Action, Episode, ErrorType, GoalStatus, Step, Task
-from .text_space import TextObservation, check_text_action
+from .arguments import action_index, check_seed, check_text_action, reset_options, str_option
+from .text_space import TextObservation
 
 CHARSET = frozenset(string.printable)
 MAX_OBS = 60_000
@@ -161,11 +162,21 @@ class TaskTextEnv(gym.Env[str, Any]):
         return {"definition": "goal_propositions_fraction", "value": value, "plan_length": cur,
                 "initial_plan_length": l0}
 
+    #: the keys ``reset(options=...)`` accepts (an unknown key is a ``ValueError``: see :mod:`.arguments`)
+    RESET_OPTIONS: tuple[str, ...] = ("task_id",)
+
+    def task_option(self, options: dict[str, Any], where: str) -> str | None:
+        """The task id the reset options ask for (None: the env's fixed task, else one drawn with the seed)."""
+        return str_option(options, "task_id", where)
+
     # ------------------------------------------------------------------ gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        where = f"{type(self).__name__}.reset()"
+        seed = check_seed(seed, where)
+        tid = self.task_option(reset_options(options, self.RESET_OPTIONS, where), where)
         super().reset(seed=seed)
-        options = options or {}
-        tid = options.get("task_id", self.fixed_task_id)
+        if tid is None:
+            tid = self.fixed_task_id
         if tid is None:
             tid = self.task_ids[int(self.np_random.integers(len(self.task_ids)))]
         self.task = self.load_task(tid)
@@ -179,13 +190,11 @@ class TaskTextEnv(gym.Env[str, Any]):
         if self.episode is None or self.task is None:
             raise gym.error.ResetNeeded("call reset() before step()")
         if self.action_mode == "index":
-            idx = int(action)
-            if not 0 <= idx < self.action_space.n:
-                raise ValueError(f"action index {action!r} outside Discrete({self.action_space.n})")
+            idx = action_index(action, self.action_space.n, f"{type(self).__name__}.step()")
             step = (self.episode.step_action(self.actions[idx]) if idx < len(self.actions)
                     else self.episode.step_text(f"<unused action index {idx}>"))
         else:
-            check_text_action(action, type(self).__name__)
+            check_text_action(action, f"{type(self).__name__}.step()")
             step = self.episode.step_text(action)
         self.last_feedback = feedback(step, self.shown(step))
         status = self.world.goal_status(self.episode.trajectory, self.task.goal)

@@ -61,15 +61,3 @@ class SharedTexts(Sequence):
 def _read_texts(space: TextObservation, shared_memory: Any, n: int = 1) -> SharedTexts:
     return SharedTexts(space, shared_memory, n)
 
-
-_BATCHES = (list, tuple, set, frozenset, dict, np.ndarray)
-
-
-def check_text_action(action: Any, env_name: str) -> None:
-    """Raise ``TypeError`` when a text-mode env is given a batch (a list, tuple, array, ...) instead of one
-    text: ``env.step(["look"])`` would otherwise be read as the text ``"['look']"``."""
-    if isinstance(action, _BATCHES):
-        raise TypeError(f"{env_name}.step() takes one action text (a str), got a {type(action).__name__}: "
-                        f"{action!r:.80}. To step several games at once use gymnasium's vector envs "
-                        "(gymnasium.make_vec) or, for ALFWorld, the batch API of eai_gym.compat.alfworld "
-                        "(env.step([command, ...])).")

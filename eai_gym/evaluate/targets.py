@@ -116,6 +116,9 @@ def _episodes(world: registry.WorldSpec, protocol: str, options: dict[str, Any])
             system_prompt: str | None, args: argparse.Namespace) -> dict[str, Any]:
         import gymnasium as gym
 
+        from ..registration import register_envs
+
+        register_envs()  # (the eai-gym command imports the package without registering)
         common = dict(sampling=sampling, system_prompt=system_prompt, concurrency=args.concurrency,
                       max_steps=args.max_steps, admissible=args.admissible, history_limit=args.history)
         if team_env:
@@ -144,8 +147,9 @@ def _episodes(world: registry.WorldSpec, protocol: str, options: dict[str, Any])
     if team_env:
         import pettingzoo
 
-        import eai_gym  # noqa: F401  (registers the PettingZoo ids)
+        from ..registration import register_envs
 
+        register_envs()
         agents = tuple(pettingzoo.make("parallel", team_env).possible_agents)
     return Target(world.name, EPISODES, protocol, lambda: list(hooks.ids()), run, agents)
 

@@ -4,9 +4,13 @@ Routes and JSON shapes as AgentGym's server (FastAPI): ``GET /`` → a greeting;
 ``POST /reset {id, game, world_type}`` → ``{id, observation, available_actions, task_type}``;
 ``POST /step {id, action}`` → ``{observation, reward, available_actions, done}``; ``GET /observation?id=``,
 ``GET /available_actions?id=``, ``GET /detail?id=``; and ``POST /close {id}`` → ``{id, closed, active}``.
-Errors are HTTP 200 with ``{"error": message}``, as AgentGym returns them (so its client behaves the same);
-bodies that do not parse are FastAPI's HTTP 422. Observations are processed as AgentGym does: the reset
-text loses its welcome paragraph, and a step text loses a leading ``You arrive at loc N. ``.
+Errors are HTTP 200 with ``{"error": message}``, as AgentGym returns them (so its client behaves the same), and so
+is a ``/create`` past the server's ``--max-envs`` (default 1000). A request that does not fit the protocol is
+HTTP 400 with ``{"detail": ...}`` naming the field: a body that is not JSON, a missing field, a value of the wrong
+JSON type (``{"id": true}`` is not an id; ids and games are JSON integers), a ``NaN``/``Infinity`` number; a body
+over ``--max-body-bytes`` (default 1 MB) is HTTP 413 (:mod:`.limits`). The API documentation pages (``/docs``,
+``/redoc``, ``/openapi.json``) are served only with ``--docs``. Observations are processed as AgentGym does: the
+reset text loses its welcome paragraph, and a step text loses a leading ``You arrive at loc N. ``.
 
 Games: ``--games DIR`` (a folder of ALFWorld-layout games, e.g. ``$ALFWORLD_DATA``) with ``--mapping`` files
 (AgentGym's ``mappings_train.json`` then ``mappings_test.json``: games numbered as AgentGym numbers them, under
@@ -31,8 +35,11 @@ from typing import Any
 from ..compat.alfworld import SingleAlfredTWEnv, default_config, shipped_paths
 from ..compat.alfworld.game_files import scan_folders
 from ..envs.alfworld.game import TASK_TYPES
+from .limits import DEFAULT_MAX_BODY_BYTES, RequestLimits
 
 WORLD_TYPES = ("Text", "Embody", "Hybrid")
+#: the default of ``--max-envs`` (an env holds about 0.1 MB once reset on a shipped game)
+DEFAULT_MAX_ENVS = 1000
 
 
 def process_ob(ob: str) -> str:
@@ -78,8 +85,11 @@ class AlfworldServer:
     """The envs of one server; every method returns AgentGym's payload (``{"error": ...}`` on failure)."""
 
     def __init__(self, games: list[str], dialect: str = "0.3", max_steps: int = 50, idle_timeout: float = 3600.0,
-                 max_action_chars: int = 4096) -> None:
+                 max_action_chars: int = 4096, max_envs: int = DEFAULT_MAX_ENVS) -> None:
+        if not isinstance(max_envs, int) or isinstance(max_envs, bool) or max_envs < 0:
+            raise ValueError(f"--max-envs must be a non-negative int (0: no cap), got {max_envs!r}")
         self.games, self.idle_timeout, self.max_action_chars = games, idle_timeout, max_action_chars
+        self.max_envs = max_envs
         self.config = default_config()
         self.config["env"]["dialect"] = dialect
         self.config["dagger"]["training"]["max_nb_steps_per_episode"] = max_steps
@@ -117,6 +127,9 @@ class AlfworldServer:
         self.reclaim_idle()
         rec = EnvRecord(SingleAlfredTWEnv(self.config))
         with self.lock:
+            if self.max_envs and len(self.envs) >= self.max_envs:
+                return {"error": f"this server holds its maximum of {self.max_envs} envs (--max-envs): close one "
+                                 "(POST /close) or wait until an idle one is closed (--idle-timeout)"}
             idx = self.next_id
             self.next_id += 1
             self.envs[idx] = rec
@@ -182,28 +195,34 @@ class AlfworldServer:
 
 
 def build_app(games: str | None = None, mappings: list[str] | None = None, dialect: str = "0.3",
-              max_steps: int = 50, idle_timeout: float = 3600.0, max_action_chars: int = 4096) -> Any:
-    """The FastAPI app (needs ``eai-gym[server]``); ``app.state.server`` is its :class:`AlfworldServer`."""
+              max_steps: int = 50, idle_timeout: float = 3600.0, max_action_chars: int = 4096,
+              max_envs: int = DEFAULT_MAX_ENVS, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+              docs: bool = False) -> Any:
+    """The FastAPI app (needs ``eai-gym[server]``), wrapped in :class:`~.limits.RequestLimits`; ``app.state.server``
+    is its :class:`AlfworldServer`. ``docs``: serve ``/docs``, ``/redoc`` and ``/openapi.json``."""
     try:
         from fastapi import FastAPI
-        from pydantic import BaseModel
+        from fastapi.exceptions import RequestValidationError
+        from fastapi.responses import JSONResponse
+        from pydantic import BaseModel, StrictInt, StrictStr
     except ImportError as e:  # pragma: no cover - depends on the environment
         raise ImportError("eai-gym serve needs FastAPI and uvicorn: pip install 'eai-gym[server]'") from e
     if dialect not in ("0.3", "0.4"):
         raise ValueError(f"dialect must be '0.3' or '0.4', got {dialect!r}")
-    server = AlfworldServer(game_list(games, mappings), dialect, max_steps, idle_timeout, max_action_chars)
+    server = AlfworldServer(game_list(games, mappings), dialect, max_steps, idle_timeout, max_action_chars, max_envs)
 
+    # strict: a JSON true is not the id 1, nor a float or a string an id
     class StepBody(BaseModel):
-        id: int
-        action: str
+        id: StrictInt
+        action: StrictStr
 
     class ResetBody(BaseModel):
-        id: int
-        game: int
-        world_type: str = "Text"
+        id: StrictInt
+        game: StrictInt
+        world_type: StrictStr = "Text"
 
     class CloseBody(BaseModel):
-        id: int
+        id: StrictInt
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Any):
@@ -218,8 +237,16 @@ def build_app(games: str | None = None, mappings: list[str] | None = None, diale
         if sweeper is not None:
             sweeper.cancel()
 
-    app = FastAPI(title="eai-gym ALFWorld (AgentGym protocol)", lifespan=lifespan)
+    app = FastAPI(title="eai-gym ALFWorld (AgentGym protocol)", lifespan=lifespan, docs_url="/docs" if docs else None,
+                  redoc_url="/redoc" if docs else None, openapi_url="/openapi.json" if docs else None)
     app.state.server = server
+    app.add_middleware(RequestLimits, max_body_bytes=max_body_bytes)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_request: Any, exc: RequestValidationError) -> Any:
+        # 400 naming each field (FastAPI's 422 echoes the input, which may not even be JSON-serialisable)
+        return JSONResponse({"detail": [{"loc": [str(x) for x in e.get("loc", ())], "msg": str(e.get("msg", "")),
+                                         "type": str(e.get("type", ""))} for e in exc.errors()]}, status_code=400)
 
     @app.get("/")
     def hello() -> str:
@@ -268,12 +295,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--idle-timeout", type=float, default=3600.0,
                     help="close envs unused for this many seconds (0: never)")
     ap.add_argument("--max-action-chars", type=int, default=4096)
+    ap.add_argument("--max-envs", type=int, default=DEFAULT_MAX_ENVS,
+                    help=f"envs open at once; /create past it is an error (default {DEFAULT_MAX_ENVS}; 0: no cap)")
+    ap.add_argument("--max-body-bytes", type=int, default=DEFAULT_MAX_BODY_BYTES,
+                    help=f"largest request body; larger ones get HTTP 413 (default {DEFAULT_MAX_BODY_BYTES})")
+    ap.add_argument("--docs", action="store_true", help="serve the API documentation (/docs, /redoc, /openapi.json)")
     args = ap.parse_args(argv)
     try:
         import uvicorn
 
         app = build_app(args.games, args.mapping, args.dialect, args.max_steps, args.idle_timeout,
-                        args.max_action_chars)
+                        args.max_action_chars, args.max_envs, args.max_body_bytes, args.docs)
     except (ImportError, ValueError, OSError, KeyError) as e:
         print(f"eai-gym serve alfworld: {e}", file=sys.stderr)
         return 2

@@ -106,3 +106,13 @@ def test_shipped_eval_split_and_train_games():
     assert "Your task is to: " in obs and info["task_type"] == "pick_two_obj_and_place" and info["expert_plan"]
     again, _ = AlfWorldEnv().reset(seed=1, options={"split": "train", "seed": 5, "task_type": "pick_two_obj_and_place"})
     assert again.split("Your task")[0] == obs.split("Your task")[0]
+
+
+@pytest.mark.parametrize("template,error", [(2, ValueError), (-1, ValueError), (10**40, ValueError), ("1", TypeError),
+                                            (1.0, TypeError), (True, TypeError)])
+def test_a_template_outside_the_two_is_an_error_naming_it(template, error):
+    env = AlfWorldEnv()
+    with pytest.raises(error, match=r"options\['template'\]"):
+        env.reset(seed=0, options={"split": "eval", "index": 0, "template": template})
+    obs, _ = env.reset(seed=0, options={"split": "eval", "index": 0, "template": 1})  # the env plays on
+    assert "Your task is to: " in obs

@@ -147,9 +147,9 @@ def test_bad_input_gets_clear_errors_and_the_server_keeps_serving(server):
     assert post("reset", {"id": bad.env_id, "game": 0, "world_type": "Vision"}).json() == {
         "error": 'world_type must be one of "Text", "Embody" and "Hybrid"'}
     res = requests.post(f"{url}/step", data="{not json", headers={"Content-Type": "application/json"}, timeout=30)
-    assert res.status_code == 422
-    assert post("step", {"id": good.env_id}).status_code == 422
-    assert requests.get(f"{url}/detail?id=abc", timeout=30).status_code == 422
+    assert res.status_code == 400
+    assert post("step", {"id": good.env_id}).status_code == 400
+    assert requests.get(f"{url}/detail?id=abc", timeout=30).status_code == 400
     big = post("step", {"id": good.env_id, "action": "x" * 100_000}).json()
     assert "100000 characters" in big["error"]
     assert requests.get(f"{url}/available_actions?id={bad.env_id}").json()["error"].endswith("POST /reset first")

@@ -6,7 +6,8 @@
 ``{"split": "eval", "index": i}`` one of the 134 shipped eval games; ``{"split": "train", "seed": s,
 "task_type": t}`` a generated train game; otherwise a game drawn with the env's seeded generator from
 ``games`` (a list of folders or games) or, by default, from the eval split. ``options={"template": 0 or 1}`` picks the
-task text template (default: drawn, as ALFWorld draws it). Observations and feedback are ALFWorld's
+task text template (default: drawn, as ALFWorld draws it). Other keys, and values of the wrong type or out of
+range, are errors (``ValueError``/``TypeError``, :mod:`eai_gym.envs.arguments`). Observations and feedback are ALFWorld's
 texts (:mod:`.engine`); a command that is not admissible gives ``Nothing happens.``. Reward 1 when
 the goal is reached, which terminates the episode (``done == won``, as in ALFWorld).
 
@@ -21,7 +22,8 @@ Info keys, opt-in like TextWorld's ``EnvInfos``: ``admissible_commands`` (sorted
 ``expert_plan`` (the oracle's cost-optimal remaining plan, see :mod:`.oracle`), ``expert_next`` (its
 next command, None once won: a next-command expert), ``facts`` (the true
 state as readable facts); always ``game`` and ``task_type``. ``action_mode="index"`` takes an
-integer into the admissible commands (``Discrete(MAX_COMMANDS)``) with ``info["action_mask"]``.
+integer into the admissible commands (``Discrete(MAX_COMMANDS)``) with ``info["action_mask"]``; an index past
+the admissible commands is a command that does nothing (``Nothing happens.``), one outside the space an error.
 """
 
 from __future__ import annotations
@@ -34,23 +36,31 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from ..arguments import (ArgumentRangeError, action_index, check_seed, check_text_action, int_option, path_option,
+                         reset_options, str_option)
 from ..base import CHARSET, MAX_ACTION, MAX_OBS, printable
 from ...core import Action, Step
+from ...core.step import raw_text
 from .progress import progress_series
-from ..text_space import TextObservation, check_text_action
+from ..text_space import TextObservation
 from .command_errors import classify
 from .engine import NOTHING, Engine
-from .game import Game, load_game_folder
+from .game import TASK_TYPES, TEMPLATES, Game, GameError, load_game_folder
 from .generator import GenerationError, eval_game, eval_split, generate_game
 from .goal_conditions import GoalConditions
 from .oracle import Oracle
 
 INFOS = ("admissible_commands", "won", "expert_plan", "expert_next", "facts")
 MAX_COMMANDS = 512
+#: the keys ``reset(options=...)`` accepts (see the module docstring; an unknown key is a ``ValueError``)
+RESET_OPTIONS = ("game", "split", "index", "seed", "task_type", "template")
+SPLITS = ("eval", "train")
 
 
 class AlfWorldEnv(gym.Env[str, Any]):
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    #: the keys ``reset(options=...)`` accepts
+    RESET_OPTIONS = RESET_OPTIONS
 
     def __init__(self, games: Sequence[str | Path | Game] | None = None, dialect: str = "0.4",
                  request_infos: Sequence[str] = ("admissible_commands", "won"), action_mode: str = "text",
@@ -74,12 +84,15 @@ class AlfWorldEnv(gym.Env[str, Any]):
         self._obs = ""
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        where = f"{type(self).__name__}.reset()"
+        seed = check_seed(seed, where)
+        options = self._check_options(options, where)
         super().reset(seed=seed)
-        options = options or {}
-        game = self._choose(options)
-        template = options.get("template")
+        game = self._choose(options, where)
+        templates = len(TEMPLATES[game.task_type])
+        template = int_option(options, "template", where, templates)
         if template is None:
-            template = int(self.np_random.integers(2))
+            template = int(self.np_random.integers(templates))
         self.engine = Engine(game, self.dialect)
         self.oracle = Oracle(self.engine)
         self.state = self.engine.initial_state()
@@ -93,7 +106,26 @@ class AlfWorldEnv(gym.Env[str, Any]):
         self._after = 0  # steps sent after the win
         return self._obs, self._info()
 
-    def _choose(self, options: dict) -> Game:
+    @staticmethod
+    def _check_options(options: Any, where: str) -> dict[str, Any]:
+        """The reset options, their types checked (ranges that depend on the game are checked where it is known)."""
+        options = reset_options(options, RESET_OPTIONS, where)
+        path_option(options, "game", where, also=(Game,))
+        split = str_option(options, "split", where)
+        if split is not None and split not in SPLITS:
+            raise ValueError(f"{where}: options['split'] must be one of {', '.join(SPLITS)}, got {split!r}")
+        task_type = str_option(options, "task_type", where)
+        if task_type is not None and task_type not in TASK_TYPES:
+            raise ValueError(f"{where}: unknown options['task_type'] {task_type!r}; the task types are "
+                             f"{', '.join(TASK_TYPES)}")
+        for key in ("seed", "template"):
+            int_option(options, key, where)
+        index, n = int_option(options, "index", where), len(eval_split())
+        if index is not None and not 0 <= index < n:
+            raise ArgumentRangeError(f"{where}: options['index']: eval index {index} out of range 0..{n - 1}")
+        return options
+
+    def _choose(self, options: dict, where: str) -> Game:
         source = options.get("game")
         split = options.get("split")
         if source is None and split == "train":
@@ -107,7 +139,7 @@ class AlfWorldEnv(gym.Env[str, Any]):
                 start = engine.initial_state()
                 if not engine.won(start) and Oracle(engine).plan(start):  # unsolved, and solvable
                     return game
-            raise ValueError(f"no train game from seed {seed}")
+            raise ValueError(f"{where}: no train game from options['seed'] {seed} (and the 999 seeds after it)")
         if source is None and (split == "eval" or self.games is None):
             n = len(eval_split())
             index = options.get("index", int(self.np_random.integers(n)))
@@ -116,16 +148,20 @@ class AlfWorldEnv(gym.Env[str, Any]):
             if not self.games:
                 raise ValueError("no game: pass games=[...] to the env or options={'game': folder} to reset()")
             source = self.games[int(self.np_random.integers(len(self.games)))]
-        return source if isinstance(source, Game) else load_game_folder(source)
+            return source if isinstance(source, Game) else load_game_folder(source)
+        try:
+            return source if isinstance(source, Game) else load_game_folder(source)
+        except GameError as e:
+            raise GameError(f"{where}: options['game']: {e}") from None
 
     def step(self, action: Any):
         if self.engine is None:
             raise gym.error.ResetNeeded("call reset() before step()")
-        if self.action_mode == "index":
-            idx = int(action)
-            command = self._admissible[idx] if 0 <= idx < len(self._admissible) else ""
+        if self.action_mode == "index":  # an index past the admissible commands is a command that does nothing
+            idx = action_index(action, MAX_COMMANDS, f"{type(self).__name__}.step()")
+            command = self._admissible[idx] if idx < len(self._admissible) else ""
         else:
-            check_text_action(action, type(self).__name__)
+            check_text_action(action, f"{type(self).__name__}.step()")
             command = action
         if self._won_info is not None:
             return self._after_win(command)
@@ -136,7 +172,7 @@ class AlfWorldEnv(gym.Env[str, Any]):
         self._admissible = sorted(self._commands)
         won = self.engine.won(self.state)
         self._obs = printable(feedback)[:MAX_OBS]
-        raw = command if isinstance(command, str) else repr(command)
+        raw = raw_text(command)
         error, message = (None, "") if executed else classify(self.engine, command)
         self._step = Step(len(self._rows) - 1, raw, Action(raw.strip(), (), (), raw) if executed else None, executed,
                           error, message, feedback).to_dict()
@@ -149,7 +185,7 @@ class AlfWorldEnv(gym.Env[str, Any]):
     def _after_win(self, command: Any):
         """A step sent after the winning one: nothing changes (see the module docstring)."""
         assert self._won_info is not None
-        raw = command if isinstance(command, str) else repr(command)
+        raw = raw_text(command)
         info = copy.deepcopy(self._won_info)
         info["step"] = Step(len(self._rows) - 1 + self._after, raw, None, False, None,
                             "ignored: the game is won (ALFWorld freezes a won game)", self._obs,

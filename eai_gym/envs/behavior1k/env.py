@@ -17,6 +17,7 @@ import numpy as np
 
 from ...core import Action, GoalStatus, Task
 from ...core.kept_mask import KeptMasks
+from ..arguments import str_option
 from ..base import TaskTextEnv
 from .data import activity_names, activity_record
 from .intermediates import activity_intermediates
@@ -53,11 +54,12 @@ class Behavior1KEnv(TaskTextEnv):
             activity_record(activity)
         super().__init__(activity, action_mode, terminate_on_error, render_mode, terminate_on_success)
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        options = dict(options or {})
-        if "activity" in options:
-            options["task_id"] = options.pop("activity")
-        return super().reset(seed=seed, options=options)
+    RESET_OPTIONS = ("activity", "task_id")
+
+    def task_option(self, options: dict[str, Any], where: str) -> str | None:
+        """``options["activity"]`` (``"task_id"`` is its other name; ``"activity"`` wins when both are given)."""
+        activity = str_option(options, "activity", where)
+        return activity if activity is not None else str_option(options, "task_id", where)
 
     def load_task(self, task_id: str) -> Task[B1KState]:
         return load_task(task_id)

@@ -11,6 +11,14 @@ the engine's metrics every tick and, at the end, the evaluation log and a failur
 ``observation_mode="array"`` (parallel env) gives each observation as its ASCII codes in a
 ``Box(0, 255, (16384,), uint8)``, for learners and tools that expect arrays (decode with
 :func:`as_text`).
+
+``reset(options=...)``: ``{"episode_id": id}`` (an episode of the set) or ``{"episode": dict}`` (one in the episode
+format); otherwise an episode drawn with the seed. Values of the wrong type are a ``TypeError``, an unknown id an
+:class:`~eai_gym.core.UnknownTaskError` (a ``KeyError``). Other keys are a ``ValueError`` in the Gymnasium env and
+left out by the PettingZoo envs (PettingZoo's test kit resets with an option of its own). Actions of the wrong kind
+(a batch in text mode; anything but an int in the space in index mode) are a ``TypeError``/``ValueError``
+(:mod:`eai_gym.envs.arguments`), in the AEC env when they are given; in text mode another value that is not a str
+is a failed step (``parsing``), and ``None`` an agent's "no new action" this tick.
 """
 
 from __future__ import annotations
@@ -24,14 +32,24 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
+from pettingzoo.utils.wrappers import BaseWrapper
 
-from ..text_space import TextObservation, check_text_action
+from ..arguments import check_seed, kind, shown
+from ..text_space import TextObservation
 from . import catalogue as cat
 from .episode import AGENTS
-from .session import CHARSET, MAX_ACTION, MAX_OBS, RearrangeSession, SessionMetricHooks
+from .session import CHARSET, MAX_ACTION, MAX_OBS, RESET_OPTIONS, RearrangeSession, SessionMetricHooks
 
 
 MAX_OBS_BYTES = 16_384
+
+
+def check_max_steps(max_steps: Any) -> None:
+    """Raise ``TypeError``/``ValueError`` unless ``max_steps`` is a positive int."""
+    if not isinstance(max_steps, (int, np.integer)) or isinstance(max_steps, bool):
+        raise TypeError(f"max_steps must be an int, got {kind(max_steps)}: {shown(max_steps)}")
+    if max_steps < 1:
+        raise ValueError(f"max_steps must be positive, got {shown(max_steps)}")
 
 
 def as_array(text: str) -> np.ndarray:
@@ -51,6 +69,8 @@ class RearrangeParallelEnv(SessionMetricHooks, ParallelEnv):
     """Robot (``agent_0``) and human (``agent_1``) in one house, acting concurrently."""
 
     metadata = {"name": "eai_gym/rearrange-v0", "render_modes": ["ansi"], "is_parallelizable": True}
+    #: the keys ``reset(options=...)`` reads (others are left out)
+    RESET_OPTIONS = RESET_OPTIONS
 
     def __init__(self, episodes: Any = None, episode_id: str | None = None, protocol: str = "fixed",
                  observability: str = "full", action_mode: str = "text", max_steps: int = 300,
@@ -58,8 +78,7 @@ class RearrangeParallelEnv(SessionMetricHooks, ParallelEnv):
                  render_mode: str | None = None) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        if max_steps < 1:
-            raise ValueError(f"max_steps must be positive, got {max_steps}")
+        check_max_steps(max_steps)
         if observation_mode not in ("text", "array"):
             raise ValueError(f"observation_mode must be 'text' or 'array', got {observation_mode!r}")
         self.observation_mode = observation_mode
@@ -88,6 +107,11 @@ class RearrangeParallelEnv(SessionMetricHooks, ParallelEnv):
         return spaces.Text(MAX_ACTION, min_length=0, charset=CHARSET)
 
     def reset(self, seed: int | None = None, options: dict | None = None):
+        """A new episode. ``options``: ``{"episode_id": ...}`` or ``{"episode": ...}`` (see the module docstring);
+        other keys are left out, as PettingZoo's test kit resets with an option of its own."""
+        where = f"{type(self).__name__}.reset()"
+        seed = check_seed(seed, where)
+        options = self.session.check_options(options, where, strict=False)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
             for a in self.possible_agents:
@@ -103,10 +127,13 @@ class RearrangeParallelEnv(SessionMetricHooks, ParallelEnv):
             raise RuntimeError("call reset() before step() (the episode has ended)")
         if not isinstance(actions, Mapping):
             raise TypeError(f"step() takes a dict of agent -> action, got a {type(actions).__name__}")
-        if self.session.action_mode == "text":
-            for a in self.agents:
-                if a in actions:
-                    check_text_action(actions[a], f"{type(self).__name__} (agent {a})")
+        for a in actions:
+            if a not in self.possible_agents:
+                raise ValueError(f"{type(self).__name__}.step(): unknown agent {shown(a)}; the agents are "
+                                 f"{', '.join(self.possible_agents)}")
+        for a in self.agents:
+            if a in actions:
+                self.check_action(a, actions[a])
         feedback, reward, terminated, truncated = self.session.tick(
             {a: actions[a] for a in self.agents if a in actions}, self.max_steps)
         ended = terminated or truncated
@@ -119,6 +146,10 @@ class RearrangeParallelEnv(SessionMetricHooks, ParallelEnv):
         if ended:
             self.agents = []
         return obs, rewards, terms, truncs, infos
+
+    def check_action(self, agent: str, action: Any) -> None:
+        """Raise ``TypeError``/``ValueError`` unless ``action`` is one of ``agent``'s action space's kind."""
+        self.session.check_action(action, f"{type(self).__name__}.step() (agent {agent})")
 
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.session.world is None:
@@ -137,23 +168,45 @@ def parallel_env(**kwargs: Any) -> RearrangeParallelEnv:
     return RearrangeParallelEnv(**kwargs)
 
 
+class CheckedActions(BaseWrapper):
+    """An AEC env from :func:`~pettingzoo.utils.conversions.parallel_to_aec` whose ``step`` checks each action when
+    it is given (the conversion keeps the actions until the last agent's, then steps the parallel env): a bad action
+    is a ``TypeError``/``ValueError`` at once and leaves the env as it was."""
+
+    def __init__(self, env: Any, parallel: RearrangeParallelEnv) -> None:
+        super().__init__(env)
+        self.parallel = parallel
+
+    def step(self, action: Any) -> None:
+        agent = self.env.agent_selection
+        if self.env.terminations[agent] or self.env.truncations[agent]:
+            if action is not None:
+                raise ValueError(f"{type(self.parallel).__name__}.step() (agent {agent}): the agent's episode has "
+                                 f"ended; its only action is None, got {shown(action)}")
+        else:
+            self.parallel.check_action(agent, action)
+        self.env.step(action)
+
+
 def aec_env(**kwargs: Any):
-    """The AEC form, by PettingZoo's standard conversion."""
-    return parallel_to_aec(RearrangeParallelEnv(**kwargs))
+    """The AEC form, by PettingZoo's standard conversion (its actions checked when given: :class:`CheckedActions`)."""
+    parallel = RearrangeParallelEnv(**kwargs)
+    return CheckedActions(parallel_to_aec(parallel), parallel)
 
 
 class RearrangeEnv(SessionMetricHooks, gym.Env[str, Any]):
     """The robot alone (``agent_0``, with every skill) in the same world: a Gymnasium text env."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    #: the keys ``reset(options=...)`` accepts
+    RESET_OPTIONS = RESET_OPTIONS
 
     def __init__(self, episodes: Any = None, episode_id: str | None = None, protocol: str = "fixed",
                  observability: str = "full", action_mode: str = "text", max_steps: int = 300,
                  legal_actions_info: bool = False, render_mode: str | None = None) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        if max_steps < 1:
-            raise ValueError(f"max_steps must be positive, got {max_steps}")
+        check_max_steps(max_steps)
         self.render_mode = render_mode
         self.max_steps = max_steps
         self.session = RearrangeSession(("agent_0",), episodes, episode_id, protocol, observability, action_mode,
@@ -163,6 +216,10 @@ class RearrangeEnv(SessionMetricHooks, gym.Env[str, Any]):
                              else spaces.Text(MAX_ACTION, min_length=0, charset=CHARSET))
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """A new episode. ``options``: ``{"episode_id": ...}`` or ``{"episode": ...}`` (see the module docstring)."""
+        where = f"{type(self).__name__}.reset()"
+        seed = check_seed(seed, where)
+        options = self.session.check_options(options, where)
         super().reset(seed=seed)
         self.session.start(self.np_random, options)
         return self.session.observation("agent_0"), self.session.info("agent_0", None, False)
@@ -171,8 +228,7 @@ class RearrangeEnv(SessionMetricHooks, gym.Env[str, Any]):
         world = self.session.world
         if world is None:
             raise gym.error.ResetNeeded("call reset() before step()")
-        if self.session.action_mode == "text":
-            check_text_action(action, type(self).__name__)
+        self.session.check_action(action, f"{type(self).__name__}.step()")
         feedback, reward, terminated, truncated = self.session.tick({"agent_0": action}, self.max_steps)
         info = self.session.info("agent_0", feedback.get("agent_0"), terminated or truncated)
         return self.session.observation("agent_0"), reward, terminated, truncated, info

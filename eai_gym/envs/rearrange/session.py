@@ -6,14 +6,19 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ...core import Action, Step
+from ...core import Action, Step, UnknownTaskError
+from ..arguments import action_index, check_text_action, kind, reset_options, shown, str_option
 from ..base import CHARSET, MAX_ACTION, MAX_OBS, printable
 from . import catalogue as cat
-from .episode import RearrangeEpisode, load_episodes, shipped_episodes
+from .episode import EpisodeError, RearrangeEpisode, load_episodes, shipped_episodes
 from .skills import SkillFailure, parse
 from .world import Feedback, RearrangeWorld
 
-__all__ = ["CHARSET", "MAX_ACTION", "MAX_OBS", "RearrangeSession"]
+__all__ = ["CHARSET", "MAX_ACTION", "MAX_OBS", "RESET_OPTIONS", "RearrangeSession"]
+
+#: the keys ``reset(options=...)`` accepts: an episode (a dict in the episode format, or a RearrangeEpisode) or
+#: the id of one in the env's episode set
+RESET_OPTIONS = ("episode", "episode_id")
 
 
 class RearrangeSession:
@@ -31,8 +36,8 @@ class RearrangeSession:
         self.agents = agents
         self.episodes = _episodes(episodes)
         self.by_id = {e.episode_id: e for e in self.episodes}
-        if episode_id is not None and episode_id not in self.by_id:
-            raise KeyError(f"unknown episode_id {episode_id!r}")
+        if episode_id is not None and (not isinstance(episode_id, str) or episode_id not in self.by_id):
+            raise UnknownTaskError(f"unknown episode_id {shown(episode_id)}")
         self.episode_id = episode_id
         self.protocol, self.observability, self.action_mode = protocol, observability, action_mode
         self.legal_actions_info = legal_actions_info
@@ -40,8 +45,27 @@ class RearrangeSession:
         self.actions: list[str] = []
         self.steps: dict[str, Step | None] = {}
 
-    def start(self, rng: np.random.Generator, options: Mapping[str, Any] | None) -> RearrangeWorld:
-        options = dict(options or {})
+    def check_options(self, options: Any, where: str, strict: bool = True) -> dict[str, Any]:
+        """The reset options (:data:`RESET_OPTIONS`), checked (see :mod:`eai_gym.envs.arguments`); ``strict=False``
+        leaves other keys out instead of refusing them."""
+        options = reset_options(options, RESET_OPTIONS, where, strict)
+        episode = options.get("episode")
+        if episode is not None and not isinstance(episode, (RearrangeEpisode, Mapping)):
+            raise TypeError(f"{where}: options['episode'] must be an episode (a dict), got {kind(episode)}: "
+                            f"{shown(episode)}")
+        if isinstance(episode, Mapping):
+            try:
+                options["episode"] = RearrangeEpisode.from_json(episode)
+            except EpisodeError as e:
+                raise EpisodeError(f"{where}: options['episode']: {e}") from None
+        eid = str_option(options, "episode_id", where)
+        if eid is not None and eid not in self.by_id:
+            raise UnknownTaskError(f"{where}: unknown options['episode_id'] {shown(eid)} (the episode set has "
+                                   f"{len(self.by_id)}, e.g. {', '.join(list(self.by_id)[:3])})")
+        return options
+
+    def start(self, rng: np.random.Generator, options: Mapping[str, Any]) -> RearrangeWorld:
+        """A new world, on the episode the options (checked by :meth:`check_options`) ask for."""
         ep = options.get("episode")
         if ep is not None:
             episode = ep if isinstance(ep, RearrangeEpisode) else RearrangeEpisode.from_json(ep)
@@ -49,21 +73,26 @@ class RearrangeSession:
             eid = options.get("episode_id", self.episode_id)
             if eid is None:
                 episode = self.episodes[int(rng.integers(len(self.episodes)))]
-            elif eid in self.by_id:
-                episode = self.by_id[eid]
             else:
-                raise KeyError(f"unknown episode_id {eid!r}")
+                episode = self.by_id[eid]
         self.world = RearrangeWorld(episode, self.protocol, self.observability, self.agents)
         self.actions = cat.cached_catalogue(self.world) if self.action_mode == "index" else []
         self.steps = {a: None for a in self.agents}
         return self.world
 
-    def action_text(self, action: Any) -> Any:
+    def check_action(self, action: Any, where: str) -> None:
+        """Raise ``TypeError``/``ValueError`` unless ``action`` is a text (text mode) or an index into the action
+        space (index mode); see :mod:`eai_gym.envs.arguments`."""
+        if self.action_mode == "text":
+            check_text_action(action, where)
+        else:
+            action_index(action, cat.MAX_ACTIONS, where)
+
+    def action_text(self, action: Any) -> str:
+        """The text of a checked action (:meth:`check_action`): an index past the catalogue names no skill."""
         if self.action_mode == "text":
             return action
         idx = int(action)
-        if not 0 <= idx < cat.MAX_ACTIONS:
-            raise ValueError(f"action index {action!r} outside Discrete({cat.MAX_ACTIONS})")
         return self.actions[idx] if idx < len(self.actions) else f"<unused action index {idx}>"
 
     def tick(self, actions: Mapping[str, Any], max_steps: int) -> tuple[dict[str, Feedback], float, bool, bool]:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ...core import ErrorType
+from ...core.step import raw_text
 from ...logic.propositions import PropositionTracker, StepMetrics
 from . import skills
 from .episode import AGENTS, RearrangeEpisode
@@ -136,7 +137,7 @@ class RearrangeWorld:
             if actions.get(a) is None:
                 continue
             text = actions[a]
-            shown = text.strip() if isinstance(text, str) else repr(text)
+            shown = text.strip() if isinstance(text, str) else raw_text(text)
             self.state.agents[a].last_action = shown
             try:
                 run = skills.start(self, a, text)
