@@ -90,7 +90,7 @@ def _html_table(table: Table) -> str:
 
 def summary_section(runs: Sequence[Run]) -> str:
     return ("<p class='muted'>Every figure of each run's summary; rates in percent (the results files keep each "
-            "reference's own scale: VirtualHome's EAI modules report percents, BEHAVIOR's fractions).</p>"
+            "reference's own scale, percent or fraction, as the mode declares it).</p>"
             + _html_table(summary_table(runs)))
 
 
