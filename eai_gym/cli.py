@@ -8,6 +8,7 @@ Exit codes: 0 success, 2 usage or unreadable input file, 1 unexpected internal e
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import sys
@@ -82,6 +83,10 @@ def _finish(args: argparse.Namespace, result: dict, records: list, elapsed: floa
     line = ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))
     print(f"{len(records)} items ({line}) scored in {elapsed:.2f} s with protocol {args.protocol}"
           + (f"; results in {written}" if written and not problem else ""), file=sys.stderr)
+    mode = registry.mode(args.world, args.mode)
+    for text in (_headline_line(mode, result["summary"]), _gold_line(mode, args.protocol, records) if args.gold else ""):
+        if text:
+            print(text, file=sys.stderr)
     for r in records:
         if r["status"] in ("invalid_input", "evaluation_error"):
             print(f"  {r['status'].replace('_', ' ')} {r['identifier']!r}: {r['message']}", file=sys.stderr)
@@ -89,6 +94,43 @@ def _finish(args: argparse.Namespace, result: dict, records: list, elapsed: floa
         print(f"eai-gym: {problem}", file=sys.stderr)
         return 2
     return 0
+
+
+def _headline_line(mode: registry.ModeSpec, summary: Any) -> str:
+    """The mode's headline figures on one scale, rates in percent (``task_success_rate 99.71 %, ...``), and the
+    scale of the reference's own summary printed above."""
+    from .report.units import headline, scale_note
+
+    layout = mode.summary_layout
+    figures = ", ".join(f"{name} {value}" for name, value in headline(summary, layout))
+    note = scale_note(layout)
+    return f"{figures} ({note})" if figures and note else figures
+
+
+#: gold plans named in the line about them, at most
+GOLD_NAMED = 8
+
+
+def _gold_line(mode: registry.ModeSpec, protocol: str, records: list) -> str:
+    """With ``--gold``: which packaged gold plans do not reach their goal, or were not simulated, and where
+    the mode's documentation explains why (``ModeSpec.gold_notes``); "" when every gold plan reaches its goal or
+    the mode's records do not say (no ``success``)."""
+    failed = [str(r.get("identifier")) for r in records if r.get("status") == "evaluated" and r.get("success") is False]
+    other: dict[str, int] = {}
+    for r in records:
+        if r.get("status") != "evaluated" and "success" in r:
+            other[r["status"]] = other.get(r["status"], 0) + 1
+    if not failed and not other:
+        return ""
+    parts = []
+    if failed:
+        named = ", ".join(failed[:GOLD_NAMED]) + (f" and {len(failed) - GOLD_NAMED} more" if len(failed) > GOLD_NAMED else "")
+        parts.append(f"{len(failed)} of {len(records)} gold plans {'does' if len(failed) == 1 else 'do'} not reach "
+                     f"{'its' if len(failed) == 1 else 'their'} goal under {protocol}: {named}")
+    if other:
+        parts.append(f"not simulated under {protocol}: "
+                     + ", ".join(f"{n} {status}" for status, n in sorted(other.items())))
+    return "; ".join(parts) + (f" (why: {mode.gold_notes})" if mode.gold_notes else "")
 
 
 # ------------------------------------------------------------------------------ the parser
@@ -161,24 +203,48 @@ def _add_serve_parser(sub: Any) -> None:
     v.add_argument("server_args", nargs=argparse.REMAINDER, help="the server's options")
 
 
+#: what ``eai-gym serve`` needs: the ``server`` extra of pyproject.toml (``pip install 'eai-gym[server]'``)
+SERVER_MODULES = ("fastapi", "uvicorn")
+
+def _importable(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a module registered without a spec: let the import say what it is
+        return True
+
+
 #: the commands, in the order ``eai-gym --help`` lists them; the last four are :mod:`.cli_explore`'s
 COMMANDS = ("score", "evaluate", "prompts", "serve", "list", "show", "play", "report")
 
 
-class _OneCommandParser(argparse.ArgumentParser):
-    """The top-level parser when it knows one command: its errors (unrecognised arguments, and the ones the
-    command finds after parsing) are reported by the whole parser, with the usage that lists every command."""
+class _Parser(argparse.ArgumentParser):
+    """The top-level parser. Once a command line names its command, every error is reported with that command's
+    usage: unrecognised arguments, and the errors the command finds after parsing (``parser.error``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands: dict[str, argparse.ArgumentParser] = {}
+        self.command: str | None = None
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        ns, extras = super().parse_known_args(args, namespace)
+        self.command = getattr(ns, "command", None)
+        return ns, extras
 
     def error(self, message: str) -> NoReturn:
-        build_parser().error(message)
+        sub = self.commands.get(self.command or "")
+        if sub is not None:
+            sub.error(message)
+        if len(self.commands) < len(COMMANDS):  # a parser of one command, before it parsed: as the whole parser
+            build_parser().error(message)
+        super().error(message)
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or with ``command`` (one of :data:`COMMANDS`) a parser that knows only that
     command and parses its arguments, and reports errors, as the whole parser does (building every command's
     options costs more than parsing one command line)."""
-    cls = argparse.ArgumentParser if command is None else _OneCommandParser
-    p = cls(prog="eai-gym", description="Symbolic embodied-planning environments and scorers.")
+    p = _Parser(prog="eai-gym", description="Symbolic embodied-planning environments and scorers.")
     p.add_argument("--version", action="version", version=f"eai-gym {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=argparse.ArgumentParser)
     if command in (None, "score"):
@@ -197,6 +263,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
         explore = add_parsers(sub)
     p.set_defaults(explore=explore)
+    p.commands = dict(sub.choices)
     return p
 
 
@@ -232,7 +299,9 @@ def _check_score_args(parser: argparse.ArgumentParser, args: argparse.Namespace)
     if args.protocol not in mode.protocols:
         parser.error(f"{args.world} has protocol(s) {', '.join(mode.protocols)}, not {args.protocol}")
     if args.gold and mode.gold is None:
-        parser.error(f"{args.world} --mode {mode.name} has no packaged gold; give {mode.inputs}")
+        with_gold = [m.name for m in registry.world(args.world).modes if m.gold is not None]
+        parser.error(f"{args.world} --mode {mode.name} has no packaged gold; give {mode.inputs}"
+                     + (f"; {args.world}'s modes with gold: --mode {', --mode '.join(with_gold)}" if with_gold else ""))
     if len(args.plans) > 1 and not mode.multiple_inputs:
         parser.error(f"{args.world} --mode {mode.name} scores one PLANS file at a time")
     if args.workers < 0:
@@ -290,6 +359,11 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: S
                                             if args.jsonl else ""), file=sys.stderr)
             return 130
     if args.command == "serve":
+        missing = [m for m in SERVER_MODULES if not _importable(m)]
+        if missing and not {"-h", "--help"} & set(args.server_args):
+            print(f"eai-gym: eai-gym serve needs the server extra ({', '.join(missing)} missing): "
+                  f"pip install 'eai-gym[server]'", file=sys.stderr)
+            return 2
         return registry.load(registry.world(args.world).server or "")(args.server_args)
     if args.command == "prompts":
         from .cli_prompts import run as run_prompts

@@ -73,6 +73,10 @@ PLAY_HELP = """Type an action and press Enter. Commands:
   :help     this help            :look      the full observation again
   :actions  actions that would execute now (where the world lists them)
   :metrics  the live metrics     :reset     start the task again       :quit  leave"""
+#: the commands of ``eai-gym play`` (a line starting with ``:`` is a command, never an action)
+PLAY_COMMANDS = (":help", ":look", ":actions", ":metrics", ":reset", ":quit")
+#: other names of ``:quit``
+QUIT = (":quit", ":q", ":exit")
 
 
 def _metric_line(info: dict[str, Any]) -> str:
@@ -108,6 +112,7 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
     say(f"eai-gym {__version__}: playing {args.world}. {PLAY_HELP.splitlines()[0]} Type :help for commands.")
     info = start()
     steps = 0
+    over = ""  # how the episode ended (empty while it runs)
     while True:
         out.write("> ")
         out.flush()
@@ -118,7 +123,7 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
         line = line.strip()
         if not line:
             continue
-        if line in (":quit", ":q", ":exit"):
+        if line in QUIT:
             break
         if line == ":help":
             say(PLAY_HELP)
@@ -130,11 +135,17 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
             say(_metric_line(info))
             continue
         if line == ":reset":
-            info, steps = start(), 0
+            info, steps, over = start(), 0, ""
             continue
         if line == ":actions":
-            acts = s.legal_actions(env)
-            say("\n".join(acts) if acts else "(this world does not list them)")
+            acts = [] if over else s.legal_actions(env)
+            say("\n".join(acts) if acts else "(none: the episode is over)" if over else "(this world does not list them)")
+            continue
+        if line.startswith(":"):
+            say(f"unknown command {line.split()[0]!r}; the commands are {', '.join(PLAY_COMMANDS)} (:help explains them)")
+            continue
+        if over:
+            say(f"The episode is over ({over}); {line!r} was not sent. Type :reset to play the task again, :quit to leave.")
             continue
         obs, reward, terminated, truncated, info = env.step(line)
         steps += 1
@@ -142,32 +153,56 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
         say(_metric_line(info))
         if terminated or truncated:
             summary = info["goal_success"]["summary"]
-            say(f"Episode over after {steps} steps: {'goal reached' if summary['success'] else 'goal not reached'}"
-                f" ({'terminated' if terminated else 'step limit'}). :reset to play again, :quit to leave.")
+            over = (f"after {steps} steps: {'goal reached' if summary['success'] else 'goal not reached'}"
+                    f", {'terminated' if terminated else 'step limit'}")
+            say(f"Episode over {over.replace(', ', ' (', 1)}). :reset to play again, :quit to leave.")
     env.close()
     return 0
 
 
 # ------------------------------------------------------------------------------ report
+def _run_files(paths: list[str]) -> list[str]:
+    """The files a report reads or that belong to its runs: each results file, and every file of a run directory
+    (an ``--out`` among them is refused)."""
+    import os
+
+    from .report.runs import SETTINGS
+
+    files = []
+    for p in paths:
+        if os.path.isdir(p):
+            for root, _, names in os.walk(p):
+                files += [os.path.join(root, n) for n in names]
+        else:
+            files += [p, os.path.join(os.path.dirname(p), SETTINGS)]
+    return files
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from .report import RunFileError, build_report, load_run
+    from .report.text import text_report
     from .scoring.io import OutPathError, check_out_path, save_text
 
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise UsageError("eai-gym report draws its plots with matplotlib: pip install 'eai-gym[report]'") from None
-    try:
-        check_out_path(args.out, args.results)
-    except OutPathError as e:
-        raise UsageError(str(e)) from None
     names = args.name or []
     if names and len(names) != len(args.results):
         raise UsageError(f"give one --name per results file ({len(args.results)}), got {len(names)}")
+    if args.out is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise UsageError("the HTML report (--out) draws its plots with matplotlib: pip install 'eai-gym[report]' "
+                             "(without --out, eai-gym report prints the text report only)") from None
+        try:
+            check_out_path(args.out, _run_files(args.results))
+        except OutPathError as e:
+            raise UsageError(str(e)) from None
     try:
         runs = [load_run(p, names[i] if names else None) for i, p in enumerate(args.results)]
     except RunFileError as e:
         raise UsageError(str(e)) from None
+    print(text_report(runs, args.task_lines), end="")
+    if args.out is None:
+        return 0
     page = build_report(runs, args.title)
     written, problem = save_text(args.out, page)
     if problem:
@@ -199,12 +234,20 @@ def add_parsers(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     p.add_argument("--task", default=None, help="a task id (default: drawn with --seed)")
     p.add_argument("--seed", type=int, default=0, help="seed of the reset (default 0)")
     p.add_argument("--protocol", default="fixed", help="the world's protocol (default fixed)")
-    p = sub.add_parser("report", help="write a self-contained HTML report comparing scoring runs",
-                       description="Compare result files written by 'eai-gym score --out': summary tables, "
-                                   "error types, success by task category, progress over steps, per-task "
-                                   "drill-down. Needs matplotlib: pip install 'eai-gym[report]'.")
-    p.add_argument("results", nargs="+", help="results JSON files (eai-gym score --out)")
-    p.add_argument("--out", required=True, help="the HTML file to write")
+    p = sub.add_parser("report", help="compare scoring and evaluate runs: a text report, and a self-contained HTML page",
+                       description="Compare runs: result files written by 'eai-gym score --out', and 'eai-gym "
+                                   "evaluate' runs (their run directory or its results.json). Prints the runs (world, "
+                                   "mode, protocol, items; model, endpoint, tokens and failed requests of evaluate "
+                                   "runs), headline figures, every summary figure (rates in percent), error types, "
+                                   "success by task category, progress over steps and a per-task drill-down; --out "
+                                   "also writes them as an HTML page with plots (needs matplotlib: pip install "
+                                   "'eai-gym[report]').")
+    p.add_argument("results", nargs="+", metavar="RUN",
+                   help="a results JSON file (eai-gym score --out), or an eai-gym evaluate run directory or its "
+                        "results.json")
+    p.add_argument("--out", default=None, help="also write the HTML report to this file")
+    p.add_argument("--task-lines", type=int, default=20, metavar="N",
+                   help="tasks listed in the text report's drill-down (default 20; -1: all; the HTML page lists all)")
     p.add_argument("--name", action="append", help="a label per results file, in order (default: file names)")
     p.add_argument("--title", default="eai-gym report", help="the page title")
     return {"list": cmd_list, "show": cmd_show, "play": cmd_play, "report": cmd_report}

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from typing import Any, Callable
 
 #: the spec module of every packaged world, in the order the CLI lists them (one line per world)
@@ -64,12 +65,63 @@ SIMILARITY_OPTIONS = (
 )
 
 
+#: the units of summary figures: ``percent`` (0-100), ``fraction`` (0-1; shown as a percent), ``count``, ``steps``
+#: (a mean number of steps or actions) and ``number`` (anything else: shown as it is)
+UNITS = ("percent", "fraction", "count", "steps", "number")
+
+
 @dataclass(frozen=True)
 class SummaryKey:
-    """A summary field the report shows, and whether a higher value is better."""
+    """A headline figure of a mode's summary (a dotted path into it), whether a higher value is better, and its
+    unit (one of :data:`UNITS`; None: the unit the mode's ``summary_units`` give the path)."""
 
     key: str
     higher_is_better: bool = True
+    unit: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.unit is not None and self.unit not in UNITS:
+            raise RegistryError(f"summary key {self.key!r}: unknown unit {self.unit!r} (units: {', '.join(UNITS)})")
+
+
+@dataclass(frozen=True)
+class SummaryLayout:
+    """What a summary's figures are: its headline figures (:class:`SummaryKey`) and the unit of every figure,
+    ``units``: ``(pattern, unit)`` pairs, the first pattern (:func:`fnmatch.fnmatchcase` over the dotted path,
+    e.g. ``"goal_evaluation.*"``, ``"*_num"``) that matches a path gives its unit."""
+
+    keys: tuple[SummaryKey, ...] = ()
+    units: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        for pattern, unit in self.units:
+            if unit not in UNITS:
+                raise RegistryError(f"summary unit pattern {pattern!r}: unknown unit {unit!r} (units: {', '.join(UNITS)})")
+
+    def declared_unit(self, path: str) -> str | None:
+        """The unit declared for a figure (its headline key's, else the first matching pattern's), or None."""
+        for k in self.keys:
+            if k.key == path and k.unit is not None:
+                return k.unit
+        return next((unit for pattern, unit in self.units if fnmatchcase(path, pattern)), None)
+
+    def unit(self, path: str) -> str:
+        """The unit of the figure at ``path`` (``number`` where nothing is declared)."""
+        return self.declared_unit(path) or "number"
+
+
+#: the summary of ``eai-gym evaluate WORLD --mode episodes`` (every world's: the metric wrappers' figures)
+EPISODES_SUMMARY = SummaryLayout(
+    keys=(SummaryKey("success_rate"), SummaryKey("progress_rate"), SummaryKey("mean_steps", higher_is_better=False)),
+    units=(("*_rate", "fraction"), ("mean_steps", "steps"), ("episodes", "count"), ("finished", "count"),
+           ("cut_off", "count"), ("request_errors", "count"), ("error_counts.*", "count")))
+
+
+#: the fields every mode's per-item records carry
+COMMON_RECORD_FIELDS = ("identifier", "status", "message")
+#: the fields the records of a mode that replays plans carry besides (``ModeSpec.plan_records``): whether the goal
+#: was reached, whether the plan executed, and the type of the error that stopped it (None: none did)
+PLAN_RECORD_FIELDS = ("success", "executable", "error_type")
 
 
 @dataclass(frozen=True)
@@ -98,6 +150,12 @@ class ModeSpec:
       - ``prompts(protocol, options) -> [{"identifier", "llm_prompt"}]``: the mode's prompts (``eai-gym prompts``,
         ``eai-gym evaluate``), and ``reply_to_item(identifier, reply) -> item``: a model reply as the mode's input
         (default ``{"identifier", "llm_output": reply}``). Online play is the world's (``WorldSpec.agent_prompt``).
+
+    ``summary_keys`` are the summary's headline figures and ``summary_units`` the unit of each figure (see
+    :class:`SummaryLayout`): the summary itself keeps the reference's own scale (percent or fraction), and the
+    command line and the reports show every rate in percent, naming the unit. ``plan_records``: each record also
+    carries :data:`PLAN_RECORD_FIELDS` (the mode replays plans). ``gold_notes``: where the documentation explains
+    the packaged gold plans that do not reach their goal (``eai-gym score --gold`` names them and points there).
     """
 
     world: str
@@ -118,10 +176,17 @@ class ModeSpec:
     gold_actions: str | None = None
     prompts: str | None = None
     reply_to_item: str | None = None
+    summary_units: tuple[tuple[str, str], ...] = ()
+    plan_records: bool = False
+    gold_notes: str | None = None
 
     @property
     def default_protocol(self) -> str:
         return self.protocols[0]
+
+    @property
+    def summary_layout(self) -> SummaryLayout:
+        return SummaryLayout(self.summary_keys, self.summary_units)
 
     def option(self, name: str) -> Option | None:
         return next((o for o in self.options if o.name == name), None)
@@ -276,6 +341,11 @@ def load(entry_point: str) -> Any:
     return obj
 
 
+#: the units of the similarity summary (:mod:`eai_gym.scoring.similarity`): means of fractions, and the mean edit
+#: distance (a number of edits)
+SIMILARITY_UNITS = (("plans", "count"), ("invalid_input", "count"), ("mean_edit_distance", "number"), ("*", "fraction"))
+
+
 def similarity_mode(world_name: str, protocols: tuple[str, ...], gold: str, similarity_actions: str,
                     gold_actions: str, inputs: str = ModeSpec.inputs, options: tuple[Option, ...] = ()) -> ModeSpec:
     """A world's ``similarity`` mode: LCS, Jaccard and edit distance of each plan's actions (read with
@@ -285,4 +355,4 @@ def similarity_mode(world_name: str, protocols: tuple[str, ...], gold: str, simi
                     record_options=("reference",), inputs=inputs,
                     summary_keys=(SummaryKey("mean_lcs"), SummaryKey("mean_jaccard"),
                                   SummaryKey("mean_edit_distance", higher_is_better=False), SummaryKey("exact_match_rate")),
-                    similarity_actions=similarity_actions, gold_actions=gold_actions)
+                    summary_units=SIMILARITY_UNITS, similarity_actions=similarity_actions, gold_actions=gold_actions)

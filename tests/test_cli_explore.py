@@ -154,3 +154,52 @@ def test_report_renders_in_a_headless_browser(results):
     ink = (rgb.mean(axis=2) < 0.9).mean()  # share of pixels that are not (near) white
     colour = ((rgb.max(axis=2) - rgb.min(axis=2)) > 0.3).mean()  # the plots' coloured bars and lines
     assert ink > 0.02 and colour > 0.002
+
+
+def _play_lines(world: str, task: str, lines: list[str]) -> str:
+    """``eai-gym play`` in this process, reading ``lines``; its output."""
+    import argparse
+    import io
+
+    from eai_gym.cli_explore import cmd_play
+
+    out = io.StringIO()
+    args = argparse.Namespace(world=world, task=task, seed=0, protocol="fixed")
+    assert cmd_play(args, io.StringIO("".join(line + "\n" for line in lines)), out) == 0
+    return out.getvalue()
+
+
+def test_play_refuses_an_unknown_command_and_sends_nothing():
+    out = _play_lines("alfworld", "1", [":helpp", ":look_around now", ":metrics", ":quit"])
+    assert "unknown command ':helpp'; the commands are :help, :look, :actions, :metrics, :reset, :quit" in out
+    assert "unknown command ':look_around'" in out and "[metrics] actions 0 executed 0" in out
+
+
+def test_play_sends_no_action_after_the_episode_ended():
+    from eai_gym.tasksets import task_sets
+
+    plan = task_sets()["virtualhome"].show("11_1")["gold_plan"]
+    out = _play_lines("virtualhome", "11_1", plan + [plan[0], ":actions", ":metrics", ":reset", plan[0], ":metrics",
+                                                     ":quit"])
+    assert "Episode over after 5 steps: goal reached" in out
+    assert f"The episode is over (after 5 steps: goal reached, terminated); {plan[0]!r} was not sent" in out
+    assert "Type :reset to play the task again, :quit to leave." in out
+    metrics = [line for line in out.splitlines() if line.startswith("[metrics]") or "] [metrics]" in line]
+    assert "actions 5 executed 5" in metrics[-2] and "actions 1 executed 1" in metrics[-1]
+
+
+def _words(text: str) -> str:
+    return " ".join(text.replace("_", " ").lower().split())
+
+
+@pytest.mark.parametrize("world", WORLDS)
+def test_show_and_play_phrase_the_goal_alike(world):
+    from eai_gym.tasksets import task_sets
+
+    s = task_sets()[world]
+    for task in s.ids()[:3]:
+        card = s.show(task)
+        env, options = s.play_env(task, s.protocols[0])
+        obs, _ = env.reset(seed=0, options=options)
+        env.close()
+        assert _words(card["instruction"]).rstrip(".") in _words(obs), (world, task)

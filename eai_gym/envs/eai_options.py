@@ -1,5 +1,6 @@
 """What the registry entries of EAI's two worlds (VirtualHome and BEHAVIOR) share: their protocols, the
-transition-modeling planner options, the eai-1.0.5 seed option and the EAI summary's headline figures.
+transition-modeling planner options, the eai-1.0.5 seed option, the EAI summary's headline figures and the units
+of EAI's summaries (each reference's own scale: VirtualHome reports some modules in percent, BEHAVIOR in fractions).
 
 Light on purpose (imported by the worlds' ``spec`` modules): only the registry's option types.
 """
@@ -15,5 +16,11 @@ PLANNER_TIMEOUT = Option("planner_timeout", "seconds per planner call (default: 
                                             "200 BEHAVIOR)", type="int", default=None)
 SEED = Option("seed", "with eai-1.0.5, the seed of the reference's random choice of 'or' disjuncts (0 reproduces "
                       "runs after random.seed(0); fixed explores them all)", type="int", default=0)
-#: the EAI summary's headline figures (dotted paths into the nested summary)
+#: the EAI summary's headline figures (dotted paths into the nested summary; their unit is the mode's)
 EAI_KEYS = (SummaryKey("goal_evaluation.task_success_rate"), SummaryKey("trajectory_evaluation.execution_success_rate"))
+#: a summary whose every figure is a percent (0-100)
+ALL_PERCENT = (("*", "percent"),)
+#: a summary whose every figure is a fraction (0-1)
+ALL_FRACTION = (("*", "fraction"),)
+#: EAI's BEHAVIOR goal-interpretation summary: condition counts (``num_*``, ``*_num``), the rest fractions
+GOAL_COUNTS_AND_FRACTIONS = (("*.num_*", "count"), ("*_num", "count"), ("*", "fraction"))

@@ -1,10 +1,12 @@
-"""``eai-gym report RESULTS.json [...] --out report.html``: one self-contained HTML page comparing runs.
+"""``eai-gym report RUN [...] --out report.html``: one self-contained HTML page comparing runs.
 
-Sections: the runs; the summary of each run in the reference's layout (its nested summary as a table,
-one column per run); error types (bar chart and counts); success by task category (bar chart and
-table); progress over steps (mean curve per run); per-task drill-down (one row per task, one column per
-run, each cell expandable to the full record). Plots are matplotlib PNGs embedded as data URIs, so the
-file needs nothing else (matplotlib is the optional extra ``eai-gym[report]``).
+Sections (the tables of :mod:`.tables`): the runs (world, mode, protocol, items and those with an outcome; for
+``eai-gym evaluate`` runs the model, endpoint, tokens and failed requests); the headline figures of each run's mode;
+every summary figure (one column per run; rates in percent, whatever scale the reference's own summary uses); error
+types (bar chart and counts); success by task category (bar chart and table); progress over steps (mean curve per
+run); per-task drill-down (one row per task, one column per run, each cell expandable to the full record). Plots
+are matplotlib PNGs embedded as data URIs, so the file needs nothing else (matplotlib is the optional extra
+``eai-gym[report]``).
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ import base64
 import html
 import io
 import json
-from collections import Counter
 from typing import Any, Iterable, Sequence
 
 from .. import __version__
-from .runs import Run, category, error_types, headline, progress_curve, success, task_key
+from .runs import Run, headline, success
+from .tables import (Table, category_outcomes, category_table, drilldown, error_table, headline_table,
+                     progress_curves, runs_table, summary_table)
 
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em auto;max-width:1200px;color:#222;padding:0 1em}
@@ -59,17 +62,7 @@ def _bars(ax, groups: Sequence[str], runs: Sequence[Run], values: list[list[floa
     ax.set_xticklabels(groups, rotation=30, ha="right", fontsize=8)
     ax.set_ylabel(ylabel)
     if len(runs) > 1:
-        ax.legend(fontsize=8)
-
-
-def _flatten(d: Any, prefix: str = "") -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if isinstance(d, dict):
-        for k, v in d.items():
-            out.update(_flatten(v, f"{prefix}{k} / " if isinstance(v, dict) else f"{prefix}{k}"))
-    else:
-        out[prefix.rstrip(" /")] = d
-    return out
+        ax.legend(fontsize=8, loc="upper right")
 
 
 def _cell(v: Any) -> str:
@@ -77,6 +70,8 @@ def _cell(v: Any) -> str:
         return f'<td class="num">{v:.4g}</td>'
     if isinstance(v, int) and not isinstance(v, bool):
         return f'<td class="num">{v}</td>'
+    if isinstance(v, str) and (v.endswith((" %", " steps")) or v.replace(".", "", 1).isdigit()):
+        return f'<td class="num">{html.escape(v)}</td>'
     if isinstance(v, (list, dict)):
         v = json.dumps(v)
     return f"<td>{html.escape('' if v is None else str(v))}</td>"
@@ -89,69 +84,55 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
+def _html_table(table: Table) -> str:
+    return _table(*table)
+
+
 def summary_section(runs: Sequence[Run]) -> str:
-    flat = [_flatten(r.summary) for r in runs]
-    keys = list(dict.fromkeys(k for f in flat for k in f))
-    return _table(["measure"] + [r.name for r in runs], [[k] + [f.get(k) for f in flat] for k in keys])
+    return ("<p class='muted'>Every figure of each run's summary; rates in percent (the results files keep each "
+            "reference's own scale, percent or fraction, as the mode declares it).</p>"
+            + _html_table(summary_table(runs)))
 
 
 def errors_section(runs: Sequence[Run]) -> str:
-    counts = [Counter(e for rec in r.evaluated() for e in error_types(rec)) for r in runs]
-    kinds = sorted(set().union(*counts)) if counts else []
-    if not kinds:
+    header, rows = error_table(runs)
+    if not rows:
         return "<p class='muted'>No errors recorded in these runs.</p>"
-    img = _plot(lambda ax: _bars(ax, kinds, runs, [[c[k] for k in kinds] for c in counts], "occurrences"))
-    table = _table(["error type"] + [r.name for r in runs], [[k] + [c[k] for c in counts] for k in kinds])
-    return f'<img alt="error types" src="{img}">{table}'
+    kinds = [r[0] for r in rows]
+    img = _plot(lambda ax: _bars(ax, kinds, runs, [[r[i + 1] for r in rows] for i in range(len(runs))],
+                                 "occurrences"))
+    return f'<img alt="error types" src="{img}">{_table(header, rows)}'
 
 
 def categories_section(runs: Sequence[Run]) -> str:
-    per: list[dict[str, list[bool]]] = []
-    for r in runs:
-        d: dict[str, list[bool]] = {}
-        for rec in r.evaluated():
-            s = success(rec)
-            if s is not None:
-                d.setdefault(category(r, rec), []).append(s)
-        per.append(d)
-    cats = sorted(set().union(*per)) if per else []
+    cats, per = category_outcomes(runs)
     if not cats:
         return "<p class='muted'>No success outcomes in these runs.</p>"
-    rate = [[(sum(d[c]) / len(d[c]) if d.get(c) else 0.0) for c in cats] for d in per]
-    img = _plot(lambda ax: _bars(ax, cats, runs, rate, "success rate"))
-    rows = [[c] + [f"{sum(d[c])}/{len(d[c])} ({sum(d[c]) / len(d[c]):.0%})" if d.get(c) else "–" for d in per]
-            for c in cats]
-    return f'<img alt="success by category" src="{img}">' + _table(["category"] + [r.name for r in runs], rows)
+    rate = [[(100 * d[c][0] / d[c][1] if c in d else 0.0) for c in cats] for d in per]
+    img = _plot(lambda ax: _bars(ax, cats, runs, rate, "success (%)"))
+    return f'<img alt="success by category" src="{img}">' + _html_table(category_table(runs))
 
 
 def progress_section(runs: Sequence[Run]) -> str:
-    curves = []
-    for r in runs:
-        cs = [c for c in (progress_curve(r, rec) for rec in r.evaluated()) if c]
-        if not cs:
-            curves.append(None)
-            continue
-        n = max(len(c) for c in cs)
-        mean = [sum(c[min(k, len(c) - 1)] for c in cs) / len(cs) for k in range(n)]  # a finished run keeps its value
-        curves.append(mean)
+    curves = progress_curves(runs)
     if not any(curves):
         return "<p class='muted'>These records have no per-step progress.</p>"
 
     def draw(ax):
         for r, c in zip(runs, curves):
             if c:
-                ax.plot(range(1, len(c) + 1), c, label=r.name)
+                ax.plot(range(1, len(c) + 1), [100 * v for v in c], label=r.name)
         ax.set_xlabel("step")
-        ax.set_ylabel("mean progress")
-        ax.set_ylim(0, 1.05)
-        ax.legend(fontsize=8)
+        ax.set_ylabel("mean progress (%)")
+        ax.set_ylim(0, 105)
+        ax.legend(fontsize=8, loc="lower right")
     return (f'<img alt="progress over steps" src="{_plot(draw)}"><p class="muted">ALFWorld: AgentQuest progress; '
-            "rearrange: share of propositions satisfied so far; action plans: share of plans still executing.</p>")
+            "rearrange: share of propositions satisfied so far; episodes (eai-gym evaluate): share of goal "
+            "propositions holding; action plans: share of plans still executing.</p>")
 
 
 def drilldown_section(runs: Sequence[Run]) -> str:
-    index = [{task_key(rec): rec for rec in r.records} for r in runs]
-    keys = list(dict.fromkeys(k for d in index for k in d))
+    keys, index = drilldown(runs)
     rows = []
     for k in keys:
         cells = []
@@ -163,7 +144,10 @@ def drilldown_section(runs: Sequence[Run]) -> str:
             s = success(rec)
             cls = "ok" if s else "bad" if s is not None else ""
             shown = {f: v for f, v in rec.items() if f not in HEAVY}
-            text = json.dumps(shown, indent=1, default=str)
+            try:
+                text = json.dumps(shown, indent=1, default=str)
+            except (ValueError, RecursionError):
+                text = "(this record cannot be shown; it is in the results file)"
             body = html.escape(text if len(text) <= 4000 else text[:4000] + "\n... (cut; the full record is in the results file)")
             cells.append(f"<td class='{cls}'><details><summary>{html.escape(headline(rec))}</summary>"
                          f"<pre>{body}</pre></details></td>")
@@ -172,12 +156,17 @@ def drilldown_section(runs: Sequence[Run]) -> str:
     return f"<table><tr><th>task</th>{head}</tr>{''.join(rows)}</table>"
 
 
+def runs_section(runs: Sequence[Run]) -> str:
+    notes = "".join(f"<p class='muted'>{html.escape(r.name)}: {html.escape(n)}</p>" for r in runs for n in r.notes)
+    return _html_table(runs_table(runs)) + notes
+
+
 def build_report(runs: Sequence[Run], title: str = "eai-gym report") -> str:
     if not runs:
         raise ValueError("a report needs at least one run")
-    run_rows = [[r.name, r.world, r.mode, r.protocol, len(r.records), len(r.evaluated()), r.path] for r in runs]
     sections = [
-        ("Runs", _table(["run", "world", "mode", "protocol", "items", "evaluated", "file"], run_rows)),
+        ("Runs", runs_section(runs)),
+        ("Headline figures", _html_table(headline_table(runs))),
         ("Summary", summary_section(runs)),
         ("Error types", errors_section(runs)),
         ("Success by task category", categories_section(runs)),

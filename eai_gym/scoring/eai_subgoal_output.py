@@ -1,4 +1,5 @@
-"""Reading an EAI subgoal-decomposition LLM output: the ``output`` list of its first JSON object.
+"""Reading an EAI subgoal-decomposition LLM output: the ``output`` list of its first JSON object; and the common
+fields of a subgoal record (:func:`with_plan_fields`).
 
 Shared by the VirtualHome and BEHAVIOR subgoal scorers; each then filters the entries as its
 reference does."""
@@ -34,3 +35,32 @@ def output_entries(llm_output: Any, text: str) -> Iterator[str]:
         if not isinstance(entry, str):
             raise NotParseable(f"'{type(entry).__name__}' object has no attribute 'strip'")
         yield entry.strip()
+
+
+#: the subgoal scorers' execution error names (their ``errors``' ``error_type``, lower-cased) as EAI error types
+_EXECUTION_ERRORS = (("missing_step", "missing_step"), ("affordance", "affordance"),
+                     ("wrong_temporal_order", "wrong_order"))
+#: the record categories that are errors of the plan's text
+_TEXT_ERRORS = {"NotParseable": "parsing", "Hallucination": "hallucination"}
+
+
+def with_plan_fields(rec: dict[str, Any]) -> dict[str, Any]:
+    """``rec`` with the fields every plan-replaying mode's records carry (:data:`eai_gym.registry.PLAN_RECORD_FIELDS`):
+    ``success`` and ``executable`` (False where the record was not scored), and ``error_type``, the EAI error type of
+    its outcome: ``parsing`` (NotParseable), ``hallucination``, else the first execution error of the reported
+    branch (an additional step only when no other error occurred), None when there was none."""
+    rec.setdefault("success", False)
+    rec.setdefault("executable", False)
+    kind = _TEXT_ERRORS.get(str(rec.get("category")))
+    additional = False
+    errors = rec.get("errors") if isinstance(rec.get("errors"), list) else []
+    for err in errors if kind is None else ():
+        names = err.get("error_type") if isinstance(err, dict) else None
+        for name in [names] if isinstance(names, str) else names if isinstance(names, list) else ():
+            low = str(name).lower()
+            additional = additional or "additional_step" in low
+            kind = kind or next((k for key, k in _EXECUTION_ERRORS if key in low), None)
+        if kind is not None:
+            break
+    rec["error_type"] = kind or ("additional_step" if additional else None)
+    return rec

@@ -14,8 +14,9 @@ GOLD_SOURCE = "gold plans (packaged)"
 
 
 #: the fields of every record that :func:`item_result` and the ``eai-gym score`` command read (besides the
-#: fields the mode's summary reads: :attr:`eai_gym.scoring.jobs.Jobs.summary_fields`)
-RECORD_FIELDS = ("identifier", "status", "message")
+#: fields the mode's summary reads: :attr:`eai_gym.scoring.jobs.Jobs.summary_fields`): ``success``, where a record
+#: has it, names the gold plans that do not reach their goal
+RECORD_FIELDS = ("identifier", "status", "message", "success")
 
 
 class RecordTexts:

@@ -155,6 +155,7 @@ def score_item(item: Any, data: TransitionData, protocol: str, planner: Planner 
         if verdict["verdict"] == "solved":
             for cat in data.task_categories[ident]:
                 counts["success_by_task_type"][cat][0] += 1
+    record["message"] = ""  # every record's fields (the other statuses' records have their message)
     return record
 
 

@@ -31,7 +31,9 @@ def card(t: str) -> dict[str, Any]:
 
 
 def play(t: str | None, protocol: str) -> tuple[str, dict, dict | None]:
-    return "eai_gym/AlfWorld-v0", {}, {"split": "eval", **({} if t is None else {"index": int(t)})}
+    """The env and reset options of a task; the goal is phrased with the game's first template, as ``names`` and
+    ``card`` (``show``) and the offline scorer phrase it (the env alone draws one of ALFWorld's two)."""
+    return "eai_gym/AlfWorld-v0", {}, {"split": "eval", "template": 0, **({} if t is None else {"index": int(t)})}
 
 
 def legal_actions(env: Any) -> list[str]:

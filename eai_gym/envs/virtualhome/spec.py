@@ -4,10 +4,12 @@ Light on purpose: importing it imports neither Gymnasium nor the world nor its d
 """
 
 from ...registry import EnvSpec, ModeSpec, Option, SummaryKey, WorldSpec, similarity_mode
-from ..eai_options import EAI_KEYS, PLANNER, PLANNER_TIMEOUT, PROTOCOLS, SEED
+from ..eai_options import ALL_FRACTION, ALL_PERCENT, EAI_KEYS, PLANNER, PLANNER_TIMEOUT, PROTOCOLS, SEED
 
 SCORING = "eai_gym.scoring.virtualhome.modes"
 PROMPTS = "eai_gym.envs.virtualhome.prompts"
+GOLD_NOTES = "docs/virtualhome.md, 'Offline scoring and the two protocols'"
+SUBGOAL_GOLD_NOTES = "docs/virtualhome.md, 'Subgoal decomposition'"
 
 WORLD = WorldSpec(
     name="virtualhome",
@@ -23,20 +25,21 @@ WORLD = WorldSpec(
                  options=(Option("gold_shortcut", "count plans identical to the gold script as executable without "
                                                   "simulating them (default: on for eai-1.0.5, off for fixed)",
                                  choices=("on", "off")),),
-                 summary_keys=EAI_KEYS),
+                 summary_keys=EAI_KEYS, summary_units=ALL_PERCENT, plan_records=True, gold_notes=GOLD_NOTES),
         ModeSpec("virtualhome", "subgoal_decomposition", "expand each output's subgoals into actions and replay them",
                  PROTOCOLS, f"{SCORING}:subgoal_jobs", gold=f"{SCORING}:subgoal_gold",
                  prompts=f"{PROMPTS}:subgoal_decomposition_prompts", options=(SEED,),
                  record_options=("seed",),
-                 summary_keys=EAI_KEYS),
+                 summary_keys=EAI_KEYS, summary_units=ALL_FRACTION, plan_records=True, gold_notes=SUBGOAL_GOLD_NOTES),
         ModeSpec("virtualhome", "goal_interpretation", "compare each output's goal conditions with the task's gold goals",
                  PROTOCOLS, f"{SCORING}:goal_interpretation_jobs", gold=f"{SCORING}:goal_interpretation_gold",
-                 prompts=f"{PROMPTS}:goal_interpretation_prompts", summary_keys=(SummaryKey("all_f1"),)),
+                 prompts=f"{PROMPTS}:goal_interpretation_prompts", summary_keys=(SummaryKey("all_f1"),),
+                 summary_units=ALL_PERCENT),
         ModeSpec("virtualhome", "transition_modeling", "score each output's PDDL operators (logic scores) and plan with them",
                  PROTOCOLS, "eai_gym.scoring.virtualhome.transition_modeling:SCORER.mode_jobs",
                  gold="eai_gym.scoring.virtualhome.transition_modeling:SCORER.mode_gold",
                  prompts=f"{PROMPTS}:transition_modeling_prompts", options=(PLANNER, PLANNER_TIMEOUT),
-                 record_options=("planner", "planner_timeout")),
+                 record_options=("planner", "planner_timeout"), summary_units=ALL_PERCENT),
         similarity_mode("virtualhome", PROTOCOLS, f"{SCORING}:action_gold", f"{SCORING}:similarity_actions",
                         f"{SCORING}:gold_actions"),
     ),

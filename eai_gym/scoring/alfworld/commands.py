@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
+from ...envs.alfworld.command_errors import classify
 from ...envs.alfworld.engine import DIALECTS, Engine
 from ...envs.alfworld.game import Game, GameError, load_game_folder
 from ...envs.alfworld.generator import eval_game
@@ -54,8 +55,9 @@ def trajectory(engine: Engine, commands: Sequence[str], oracle: Oracle | None = 
                 "plan_length": len(plan) if plan is not None else None}
     steps = [row(None, engine.intro(engine.game.task_text(0)))]
     for cmd in commands:
-        obs, _ = engine.step(state, cmd)
+        obs, executed = engine.step(state, cmd)
         steps.append(row(cmd, obs))
+        steps[-1]["executed"] = executed
         if steps[-1]["won"]:
             break
     return steps
@@ -75,7 +77,7 @@ def score_item(item: Any, dialect: str = "0.4", theta: float = 1.0) -> dict[str,
             raise ItemError(f"unknown dialect {d!r}; expected 0.4 or 0.3")
         game = game_of(item.get("game"))
     except (ItemError, GameError, PddlError, IndexError) as e:
-        rec.update(status="invalid_input", message=str(e))
+        rec.update(status="invalid_input", message=str(e), success=False, executable=False, error_type=None)
         return rec
     engine = Engine(game, d)
     oracle = Oracle(engine)
@@ -95,6 +97,9 @@ def score_item(item: Any, dialect: str = "0.4", theta: float = 1.0) -> dict[str,
                agentboard_progress_final_dialect_aware=ab_aware[-1] if ab_aware else 0.0,
                grounding_accuracy=m.grounding_accuracy(steps), commands_used=n, commands_after_win=len(cmds) - n,
                similarity=None if gold is None else compare(list(cmds), gold))
+    # every plan mode's fields: each command was admissible; the EAI error type of the first that was not
+    failed = next((s["action"] for s in steps[1:] if not s["executed"]), None)
+    rec.update(executable=failed is None, error_type=None if failed is None else classify(engine, failed)[0].value)
     return rec
 
 

@@ -96,6 +96,7 @@ def score_item(item: Any, protocol: str = "fixed", initial_state: str = "calibra
         rec.update(status="invalid_input", message=str(e), execution_success=False, error_type=None,
                    error_types=[], all_goal_satisfied=False, execution_info=[])
     rec["similarity"] = item_similarity("behavior", item) if rec["status"] != "invalid_input" else None
+    rec.update(success=rec["all_goal_satisfied"], executable=rec["execution_success"])  # every plan mode's names
     return rec
 
 

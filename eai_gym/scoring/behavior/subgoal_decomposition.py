@@ -34,7 +34,7 @@ from ...envs.behavior.subgoals import (ACTION_PARAMS, STATE_PARAMS, VOCAB_ACTION
 from ...envs.behavior.tasks import check_initial_state, load_task, task_ids, task_record
 from ...envs.behavior.world import BehaviorWorld, check_protocol
 from ...logic import tl
-from ..eai_subgoal_output import NotParseable, output_entries
+from ..eai_subgoal_output import NotParseable, output_entries, with_plan_fields
 from ...metrics.plan_similarity import similarity_record
 from ...metrics.eai_behavior_subgoal import goal_counts, reference_initial_counts, summarize_behavior_subgoal
 
@@ -288,16 +288,16 @@ def score_job(job: tuple, protocol: str, initial_state: str, world: BehaviorWorl
     """The record of one job of :func:`plan_items`; an item serving two tasks (eai-1.0.5) lists the
     second under ``also_scored_as``."""
     if job[0] == "record":
-        return job[1]
+        return with_plan_fields(dict(job[1]))
     if job[0] == "task":
         _, it, t = job
-        return _invalid(it) or score_task(it, t, protocol, initial_state, None, world)
+        return with_plan_fields(_invalid(it) or score_task(it, t, protocol, initial_state, None, world))
     _, it, tasks = job
     out: dict[str, Any] | None = None
     for t, state in tasks:
         rng = random.Random(0)  # a fixed seed: cheaper than one from the system's randomness, and replaced below
         rng.setstate(state)
-        rec = _invalid(it) or score_task(it, t, "eai-1.0.5", initial_state, rng, world)
+        rec = with_plan_fields(_invalid(it) or score_task(it, t, "eai-1.0.5", initial_state, rng, world))
         if out is None:
             out = dict(rec, task_id=t)
         else:

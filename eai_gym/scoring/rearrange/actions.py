@@ -68,7 +68,7 @@ def score_item(item: Any, episodes: Mapping[str, RearrangeEpisode], protocol: st
         scripts = scripts_of(item)
         rollout = run_scripts(episode, scripts, max_steps, protocol, observability)
     except (PlanError, EpisodeError, SpecError, ValueError, KeyError) as e:
-        rec.update(status="invalid_input", message=error_message(e))
+        rec.update(status="invalid_input", message=error_message(e), success=False, executable=False, error_type=None)
         return rec
     world = rollout.world
     assert world is not None
@@ -82,6 +82,8 @@ def score_item(item: Any, episodes: Mapping[str, RearrangeEpisode], protocol: st
                failures=[list(f) for f in rollout.failures], actions=rollout.actions,
                explanation=world.tracker.explain(), task_evaluation_log=world.tracker.evaluation_log(),
                similarity=_similarity(episode, scripts))
+    # every plan mode's fields: the scripts ran without a failed action; the type of the first failure
+    rec.update(executable=not rollout.failures, error_type=rollout.error_types[0] if rollout.error_types else None)
     return rec
 
 

@@ -60,8 +60,20 @@ def _steps(case: Mapping[str, Any], spec: EvaluationSpec) -> list:
     return facts
 
 
+def with_common_fields(record: dict) -> dict:
+    """``record`` with the fields every mode's records carry besides the reference's (:data:`RECORD_FIELDS`):
+    ``identifier`` (the case id), ``message`` (the error, else empty) and ``success`` (the task state reached)."""
+    record.update(identifier=record.get("case_id"), message=record.get("error") or "",
+                  success=record.get("status") == "evaluated" and bool(record.get("task_state_success")))
+    return record
+
+
 def evaluate_case(case: Any, protocol: str = "fixed", case_id: Any = None) -> dict:
-    """Score one case dict; returns its record (see RECORD_FIELDS)."""
+    """Score one case dict; returns its record (see RECORD_FIELDS and :func:`with_common_fields`)."""
+    return with_common_fields(_evaluate_case(case, protocol, case_id))
+
+
+def _evaluate_case(case: Any, protocol: str, case_id: Any) -> dict:
     if case_id is None:
         case_id = case.get("case_id") if isinstance(case, Mapping) else None
     record: dict[str, Any] = {"case_id": case_id, "protocol": protocol, "per_step": []}
@@ -157,8 +169,8 @@ def score_loaded(entry: tuple[Any, Any], protocol: str = "fixed") -> dict:
     """The record of one ``(default case id, case)`` entry of :func:`load_cases`."""
     case_id, case = entry
     if isinstance(case, _Unreadable):
-        return {"case_id": case_id, "protocol": protocol, "per_step": [], "status": "invalid_input",
-                "error": f"InputFileError: {case}"}
+        return with_common_fields({"case_id": case_id, "protocol": protocol, "per_step": [], "status": "invalid_input",
+                                   "error": f"InputFileError: {case}"})
     if isinstance(case, Mapping) and "case_id" in case:
         case_id = case["case_id"]
     return evaluate_case(case, protocol, case_id)

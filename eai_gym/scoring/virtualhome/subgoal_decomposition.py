@@ -28,7 +28,7 @@ from ...envs.virtualhome.world import VirtualHomeWorld, check_protocol
 from ...logic import tl
 from ...metrics.eai_subgoal import summarize_subgoal
 from ...metrics.plan_similarity import similarity_record
-from ..eai_subgoal_output import NotParseable, output_entries
+from ..eai_subgoal_output import NotParseable, output_entries, with_plan_fields
 from ..jobs import Jobs
 
 MAX_PATHS = 256
@@ -347,12 +347,12 @@ def plan_items(items: Iterable[Any], protocol: str = "fixed", seed: int = 0) -> 
 def score_job(job: tuple, protocol: str, world: VirtualHomeWorld) -> dict[str, Any]:
     """The record of one job of :func:`plan_items`."""
     if job[0] == "record":
-        return job[1]
+        return with_plan_fields(dict(job[1]))
     if job[0] == "item":
-        return score_item(job[1], protocol, None, world)
+        return with_plan_fields(score_item(job[1], protocol, None, world))
     _, item, rec, task_id, plan = job
     task = None if task_id is None else load_task(task_id)
-    return _finish(dict(rec), task, plan, item, protocol, world)  # (a copy: the job can be scored again)
+    return with_plan_fields(_finish(dict(rec), task, plan, item, protocol, world))  # (a copy: the job can be scored again)
 
 
 #: the record fields :func:`summarize` reads (with ``status``)
