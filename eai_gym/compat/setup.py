@@ -8,7 +8,7 @@ that called :func:`eai_gym.compat.alfworld.install`.
 
 ``install`` writes one file, ``eai_gym_compat_alfworld.pth``, into the environment's site-packages (the running
 interpreter's ``purelib``, or ``--target DIR``). Python runs its import line at every start: it puts a small
-finder first on ``sys.meta_path`` that imports nothing until ``alfworld`` (or a name under an ``--alias``
+finder first in the import system that imports nothing until ``alfworld`` (or a name under an ``--alias``
 prefix) is imported, and then hands over to :mod:`eai_gym.compat.alfworld.importer`. ``uninstall`` removes
 exactly that file (and refuses a file of that name that it did not write). ``install`` refuses while the real
 alfworld is installed in the environment (the stand-in would shadow it). Nothing here depends on the registry.
@@ -143,8 +143,9 @@ def status(target: str | os.PathLike[str] | None = None) -> list[dict[str, Any]]
     for package in PACKAGES:
         path = pth_path(package, target)
         header = read_header(path) if path.exists() else None
-        active = any(type(f).__module__ == PACKAGES[package] or getattr(f, "__eai_gym_compat__", None)
-                     for f in sys.meta_path)
+        from importlib import import_module
+
+        active = import_module(PACKAGES[package]).is_active()
         out.append({"package": package, "pth": str(path), "installed": header is not None,
                     "foreign_file": path.exists() and header is None, "aliases": (header or {}).get("aliases", []),
                     "active_in_this_process": active, "real_package": real_package(package, target)})

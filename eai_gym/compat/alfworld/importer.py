@@ -117,6 +117,11 @@ def active_finder() -> AlfworldFinder | None:
     return next((f for f in sys.meta_path if isinstance(f, AlfworldFinder)), None)
 
 
+def is_active() -> bool:
+    """Whether the stand-in (its finder, or a ``.pth`` bootstrap) is on ``sys.meta_path`` in this process."""
+    return any(isinstance(f, AlfworldFinder) or getattr(f, MARK, None) == "bootstrap" for f in sys.meta_path)
+
+
 def install(aliases: Iterable[str] = ()) -> AlfworldFinder:
     """Make ``import alfworld...`` (and the modules under each alias prefix) resolve to eai-gym's stand-in in
     this process; returns the finder (calling it again adds aliases). Raises ``RuntimeError`` when a module
