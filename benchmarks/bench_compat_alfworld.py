@@ -24,6 +24,11 @@ CPU time (``time.process_time``: what one core reaches, whatever else the machin
 - ``reference`` (with ``--reference-python`` of an alfworld 0.4.2 venv and ``--reference-folder`` holding
   ``game.tw-pddl`` files, e.g. from ``tools/reference/alfworld_compat.py``): one alfworld
   ``AlfredTWEnv(...).init_env(batch_size=1)`` — RSS, reset time and steps/s on random admissible commands;
+- ``expert``: the cost of alfworld's default DAgger config on the train split (the handcoded expert's
+  ``extra.expert_plan`` and ``facts`` every step), in one process on random admissible commands: 16 envs in lockstep
+  on the eval split (no expert) and on the train split (expert on), their env-steps per CPU-second and ratio;
+  ``--envs`` envs in lockstep on the train split with the expert on and off (DQN config: no expert) and that
+  ratio; RSS growth per env with the expert on; the pickled size of one step's infos with the expert on;
 - ``expert_walks`` (``--expert-walks``): every shipped game (train, in- and out-of-distribution eval), both
   dialects, a random walk with the handcoded expert consulted after every step; counts exceptions and expert
   commands that are neither admissible nor ``look``.
@@ -235,6 +240,40 @@ def reference(python: str, folder: str, steps: int) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def _lockstep_rate(split: str, n: int, steps: int, method: str = "dagger") -> tuple[float, float, bytes]:
+    """(env-steps per CPU-second, RSS MB per env made, one step's pickled infos) of ``n`` envs in lockstep."""
+    from eai_gym.compat.alfworld import AlfredTWEnv
+
+    c = config()
+    c["general"]["training_method"] = method
+    c["rl"]["training"]["max_nb_steps_per_episode"] = 10_000
+    before = rss_mb()
+    env = AlfredTWEnv(c, split).init_env(batch_size=n)
+    _, info = env.reset()
+    per_env = (rss_mb() - before) / n
+    rng = random.Random(4)
+    t0 = time.process_time()
+    for _ in range(steps):
+        _, _, _, info = env.step([rng.choice(a) for a in info["admissible_commands"]])
+    rate = n * steps / (time.process_time() - t0)
+    grown = (rss_mb() - before) / n
+    return rate, max(per_env, grown), pickle.dumps({k: v[0] for k, v in info.items()})
+
+
+def expert(n: int, steps: int) -> dict:
+    eval_rate, _, _ = _lockstep_rate(EVAL, 16, steps)
+    train_rate, rss16, info = _lockstep_rate("train", 16, steps)
+    on_rate, rss_on, _ = _lockstep_rate("train", n, steps)
+    off_rate, rss_off, _ = _lockstep_rate("train", n, steps, method="dqn")
+    return {"steps": steps, "eval_16_env_steps_per_cpu_s": round(eval_rate),
+            "train_expert_16_env_steps_per_cpu_s": round(train_rate),
+            "train_expert_over_eval": round(train_rate / eval_rate, 3),
+            "envs": n, "train_expert_on_env_steps_per_cpu_s": round(on_rate),
+            "train_expert_off_env_steps_per_cpu_s": round(off_rate), "expert_off_over_on": round(off_rate / on_rate, 2),
+            "rss_mb_per_env_expert_on": round(rss_on, 3), "rss_mb_per_env_expert_off": round(rss_off, 3),
+            "pickled_infos_bytes_per_game_step": len(info)}
+
+
 def expert_walks(steps: int) -> dict:
     from eai_gym.compat.alfworld import AlfredTWEnv
 
@@ -274,6 +313,8 @@ def run_one(name: str, args: argparse.Namespace) -> dict:
         return startup(args.folder)
     if name == "ray":
         return ray_actors(args.ray, args.steps)
+    if name == "expert":
+        return expert(args.envs, args.steps)
     if name == "expert_walks":
         return expert_walks(args.walk_steps)
     raise ValueError(name)
@@ -297,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.one:
         print(json.dumps(run_one(args.one, args)))
         return 0
-    names = ["compat_vs_gym", "lockstep_batch", "lockstep_single", "pickle"]
+    names = ["compat_vs_gym", "lockstep_batch", "lockstep_single", "pickle", "expert"]
     names += ["startup"] if args.folder else []
     names += ["ray"] if args.ray else []
     names += ["expert_walks"] if args.expert_walks else []

@@ -206,6 +206,7 @@ def _add_serve_parser(sub: Any) -> None:
 #: what ``eai-gym serve`` needs: the ``server`` extra of pyproject.toml (``pip install 'eai-gym[server]'``)
 SERVER_MODULES = ("fastapi", "uvicorn")
 
+
 def _importable(module: str) -> bool:
     try:
         return importlib.util.find_spec(module) is not None
@@ -213,8 +214,8 @@ def _importable(module: str) -> bool:
         return True
 
 
-#: the commands, in the order ``eai-gym --help`` lists them; the last four are :mod:`.cli_explore`'s
-COMMANDS = ("score", "evaluate", "prompts", "serve", "list", "show", "play", "report")
+#: the commands, in the order ``eai-gym --help`` lists them; ``COMMANDS[4:8]`` are :mod:`.cli_explore`'s
+COMMANDS = ("score", "evaluate", "prompts", "serve", "list", "show", "play", "report", "compat")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -258,10 +259,14 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     if command in (None, "serve"):
         _add_serve_parser(sub)
     explore = {}
-    if command is None or command in COMMANDS[4:]:
+    if command is None or command in COMMANDS[4:8]:
         from .cli_explore import add_parsers
 
         explore = add_parsers(sub)
+    if command in (None, "compat"):
+        from .compat.setup import add_parser as add_compat_parser
+
+        add_compat_parser(sub)
     p.set_defaults(explore=explore)
     p.commands = dict(sub.choices)
     return p
@@ -381,6 +386,10 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: S
             print(f"eai-gym: interrupted; finished replies are kept in {args.run_dir} (rerun with --resume)",
                   file=sys.stderr)
             return 130
+    if args.command == "compat":
+        from .compat.setup import run as run_compat
+
+        return run_compat(args)
     if args.command in args.explore:
         from .cli_explore import run
 

@@ -80,5 +80,5 @@ def test_install_makes_alfworld_imports_resolve(monkeypatch):
         results = clients.react(environment, config("0.4"), lambda prompt: "look", 2, max_steps=3)
         assert [r["won"] for r in results] == [False, False]
     finally:
-        for name in [m for m in sys.modules if m == "alfworld" or m.startswith("alfworld.")]:
-            del sys.modules[name]
+        compat.uninstall()
+        assert not any(m == "alfworld" or m.startswith("alfworld.") for m in sys.modules)

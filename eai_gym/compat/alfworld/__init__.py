@@ -7,44 +7,36 @@
     obs, infos = env.reset()                       # obs: one text per game; infos: dict of per-game lists
     obs, scores, dones, infos = env.step(["go to countertop 1"])
 
-Code written against ``import alfworld.agents.environment`` runs as it is after :func:`install` (which
-makes those module names point here; only call it where the real alfworld is not wanted). See
-``docs/compat_alfworld.md`` for what matches alfworld 0.4.2 and what differs.
+Code written against ``import alfworld.agents.environment`` runs as it is after :func:`install` (in-process:
+a meta-path finder serves alfworld's module names, and with ``aliases=`` a client's bundled copy's, from
+this API; :mod:`.importer`) or after ``eai-gym compat install alfworld`` (the same in every interpreter of
+the environment). See ``docs/compat_alfworld.md`` for what matches alfworld 0.4.2 and what differs.
+
+Importing this package loads nothing else: each name below is imported when first used (so the finder can
+be activated at interpreter start without loading numpy or the engine).
 """
 
 from __future__ import annotations
 
-import sys
-import types
+import importlib
+from typing import Any
 
-from .batch_env import AlfredBatchEnv
-from .facts import Proposition, Variable
-from .game_files import SHIPPED_ROOT, load_game, shipped_paths
-from .tw_env import AlfredTWEnv, SingleAlfredTWEnv, default_config, get_environment
+#: public name -> the submodule defining it
+_WHERE = {"AlfredBatchEnv": "batch_env", "Proposition": "facts", "Variable": "facts", "SHIPPED_ROOT": "game_files",
+          "load_game": "game_files", "shipped_paths": "game_files", "AlfredTWEnv": "tw_env",
+          "SingleAlfredTWEnv": "tw_env", "default_config": "tw_env", "get_environment": "tw_env",
+          "install": "importer", "uninstall": "importer"}
 
-__all__ = ["AlfredBatchEnv", "AlfredTWEnv", "Proposition", "SHIPPED_ROOT", "SingleAlfredTWEnv", "Variable",
-           "default_config", "get_environment", "install", "load_game", "shipped_paths"]
+__all__ = sorted(_WHERE)
 
 
-def install() -> None:
-    """Make ``alfworld``, ``alfworld.agents``, ``alfworld.agents.environment`` and
-    ``alfworld.agents.environment.alfred_tw_env`` importable names for this API (in ``sys.modules``), so
-    client code importing them runs on eai-gym unchanged. Raises if a different ``alfworld`` is already
-    imported."""
-    existing = sys.modules.get("alfworld")
-    if existing is not None and not getattr(existing, "__eai_gym_compat__", False):
-        raise RuntimeError("the real alfworld package is already imported; install() would shadow it")
-    names = ["alfworld", "alfworld.agents", "alfworld.agents.environment",
-             "alfworld.agents.environment.alfred_tw_env"]
-    mods = {}
-    for name in names:
-        mod = types.ModuleType(name, f"eai-gym's stand-in for {name} (eai_gym.compat.alfworld)")
-        mod.__eai_gym_compat__ = True  # type: ignore[attr-defined]
-        mods[name] = mod
-    for name in names[2:]:
-        for attr in ("AlfredTWEnv", "SingleAlfredTWEnv", "get_environment"):
-            setattr(mods[name], attr, globals()[attr])
-    mods["alfworld"].agents = mods["alfworld.agents"]  # type: ignore[attr-defined]
-    mods["alfworld.agents"].environment = mods["alfworld.agents.environment"]  # type: ignore[attr-defined]
-    mods["alfworld.agents.environment"].alfred_tw_env = mods["alfworld.agents.environment.alfred_tw_env"]  # type: ignore[attr-defined]
-    sys.modules.update(mods)
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))

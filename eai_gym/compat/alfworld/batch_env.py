@@ -17,16 +17,17 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ...envs.alfworld.engine import NOTHING, Engine
-from ...envs.alfworld.oracle import Oracle
-from .facts import state_facts, static_facts
+from ...envs.alfworld.expert import Expert
+from .facts import FactNames, Proposition, state_facts, static_facts
 from .game_files import load_game, task_text
 
 
 
 @lru_cache(maxsize=512)
-def game_static_facts(gamefile: str) -> tuple:
-    """The static facts of a game (computed once per game file; games never change)."""
-    return static_facts(load_game(gamefile))
+def game_facts(gamefile: str) -> tuple[FactNames, tuple[Proposition, ...]]:
+    """A game's fact objects and its static facts (made once per game file; games never change)."""
+    names = FactNames(load_game(gamefile))
+    return names, static_facts(names)
 
 
 #: the textworld ``EnvInfos`` fields supported, in textworld's slot order
@@ -55,7 +56,7 @@ class GameRun:
         self.gamefile, self.basics, self.extras = gamefile, basics, extras
         self.expert_type, self.max_steps = expert_type, max_steps
         self.engine = Engine(game, dialect)
-        self.oracle = Oracle(self.engine)
+        self.expert = Expert(self.engine)
         self.state = self.engine.initial_state()
         self.commands = self.engine.commands(self.state)
         self.feedback = self.engine.intro(task_text(gamefile, game, human_prob))
@@ -64,17 +65,23 @@ class GameRun:
         self.walkthrough: list[str] | None = None
 
     def plan(self) -> list[str]:
-        """The oracle's cost-optimal plan from here ([] once won, or if the goal is unreachable)."""
-        return self.oracle.plan(self.state) or []
+        """The expert's cost-optimal plan from here ([] once won, or if the goal is unreachable;
+        :class:`~eai_gym.envs.alfworld.expert.Expert`)."""
+        return self.expert.plan(self.state) or []
 
-    def expert_plan(self, admissible: list[str]) -> list[str]:
+    def expert_plan(self) -> list[str]:
         if self.expert_type == "planner":
             return self.plan()
         # alfworld's handcoded expert: ["look"] at reset, then its next command if admissible, else ["look"]
         if not self.last_command:
             return ["look"]
-        plan = self.plan()
-        return [plan[0]] if plan and plan[0] in admissible else ["look"]
+        command = self.expert.next_command(self.state)
+        return [command] if command is not None and command in self.commands else ["look"]
+
+    def facts(self) -> list:
+        """textworld's ``facts``: the state's, then the static ones (shared objects, see :mod:`.facts`)."""
+        names, static = game_facts(self.gamefile)
+        return state_facts(names, self.state) + list(static)
 
     def infos(self, won: bool, at_reset: bool = False) -> dict[str, Any]:
         admissible = sorted(self.commands)
@@ -87,7 +94,7 @@ class GameRun:
             elif key == "feedback":
                 out[key] = self.feedback
             elif key == "facts":
-                out[key] = state_facts(self.engine, self.state) + list(game_static_facts(self.gamefile))
+                out[key] = self.facts()
             elif key == "last_command":
                 out[key] = self.last_command
             elif key == "lost":
@@ -102,7 +109,7 @@ class GameRun:
             if key == "gamefile":  # alfworld's AlfredInfos sets it on reset only: None after a step
                 out["extra.gamefile"] = self.gamefile if at_reset else None
             elif key == "expert_plan":
-                out["extra.expert_plan"] = self.expert_plan(admissible)
+                out["extra.expert_plan"] = self.expert_plan()
             else:  # walkthrough: the plan from the start, kept for the whole episode
                 if self.walkthrough is None:
                     self.walkthrough = self.plan()
