@@ -135,15 +135,18 @@ def test_uninstall_restores_the_import_system(clean_imports):
 
 
 def test_importing_eai_gym_never_touches_the_import_system():
-    """Only the explicit activation changes ``sys.meta_path``; the package (and the stand-in's package) import
-    nothing heavy, and ``sys.meta_path`` appears in eai_gym/compat only in the finder's module."""
+    """Only the explicit activation changes ``sys.meta_path`` (``import eai_gym`` registers the env ids, with no
+    hook); the stand-in's package and the finder import nothing more (no engine, no lark), and ``sys.meta_path``
+    appears in eai_gym/compat only in the finder's module."""
     out = run_python(sys.executable, """
         import sys
-        import eai_gym
         before = list(sys.meta_path)
+        import eai_gym
+        loaded = set(sys.modules)
         import eai_gym.compat, eai_gym.compat.alfworld, eai_gym.compat.setup, eai_gym.compat.alfworld.importer
-        heavy = sorted({m.split('.')[0] for m in sys.modules} & {'numpy', 'gymnasium', 'lark'})
-        print(sys.meta_path == before, heavy, [m for m in sys.modules if m.startswith('eai_gym.envs')])
+        new = set(sys.modules) - loaded
+        heavy = sorted({m.split('.')[0] for m in new} & {'numpy', 'gymnasium', 'lark'})
+        print(sys.meta_path == before, heavy, sorted(m for m in new if m.startswith('eai_gym.envs')))
     """)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["True", "[]", "[]"]

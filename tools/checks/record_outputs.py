@@ -35,7 +35,7 @@ from tools.common import REFERENCE_DATA, ROOT, add_import_path
 
 DATA = str(REFERENCE_DATA)
 #: results-file fields that describe the run rather than the scores
-VOLATILE = ("source", "plans", "elapsed_s", "wall_s", "scored_in_s")
+VOLATILE = ("source", "plans", "elapsed_s", "wall_s", "scored_in_s", "seconds")
 
 
 def _load(rel: str) -> Any:
