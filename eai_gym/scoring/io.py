@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 import time
 from typing import Any, Callable, Iterable, Iterator, TextIO
 
@@ -77,28 +78,12 @@ def write_json_atomic(path: str, obj: Any) -> None:
     write_text_atomic(path, results_parts(obj))
 
 
-_NEW_FILE_FLAGS = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-
-
-def _new_file(directory: str, suffix: str = "") -> tuple[int, str]:
-    """Create a new file ``.tmp-<random><suffix>`` in ``directory``, readable only by its owner: what
-    ``tempfile.mkstemp(prefix=".tmp-", suffix=suffix, dir=directory)`` does, without importing :mod:`tempfile`
-    (with :mod:`random` and :mod:`shutil`, a fifth of what ``eai-gym score`` imports to score)."""
-    for _ in range(100):
-        path = os.path.join(directory, f".tmp-{os.urandom(6).hex()}{suffix}")
-        try:
-            return os.open(path, _NEW_FILE_FLAGS, 0o600), path
-        except FileExistsError:
-            continue
-    raise FileExistsError(f"no free temporary file name in {directory}")
-
-
 def write_text_atomic(path: str, text: str | Iterable[str]) -> None:
     """Write ``text`` (a string, or its parts) to ``path`` through a temporary file, so a crash never leaves half
     a file."""
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
-    fd, tmp = _new_file(directory, os.path.splitext(path)[1] or ".tmp")
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=os.path.splitext(path)[1] or ".tmp", dir=directory)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             if isinstance(text, str):
@@ -173,7 +158,7 @@ def _check_writable(path: str) -> None:
     directory = os.path.dirname(os.path.abspath(path))
     try:
         os.makedirs(directory, exist_ok=True)
-        fd, probe = _new_file(directory)
+        fd, probe = tempfile.mkstemp(prefix=".tmp-", dir=directory)
         os.close(fd)
         os.unlink(probe)
     except OSError as e:
@@ -195,8 +180,6 @@ def save_text(out: str, text: str | Callable[[], Iterable[str]]) -> tuple[str, s
     except OSError as e:
         error = e
     name = f"eai-gym-results-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}{os.path.splitext(out)[1] or '.json'}"
-    import tempfile
-
     for folder in (os.getcwd(), tempfile.gettempdir()):
         path = os.path.join(folder, name)
         try:
