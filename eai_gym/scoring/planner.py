@@ -2,10 +2,11 @@
 prebuilt in the ``up-fast-downward`` wheel), or any object with the :class:`Planner` interface.
 
 Each planner call runs in its own temporary directory, in a process group of its own under a guard
-(:mod:`eai_gym.scoring.process_guard`), with its timeout enforced by killing the whole group: by the caller, and by
-the guard when the caller is gone (a killed worker, an interrupted run), so no planner outlives its run. A verdict is a dict ``{"verdict", "seconds", "message"}`` with ``verdict`` one of
-``solved``, ``unsolved`` (the planner ran and found no plan, or could not read the domain), ``timeout``
-or ``error`` (the planner could not be run); it is that item's verdict, never the run's.
+(:mod:`eai_gym.scoring.process_guard`), with its timeout enforced by killing the whole group: by the caller, and
+by the guard when the caller is gone (a killed worker, an interrupted run), so no planner outlives its run. A
+verdict is a dict ``{"verdict", "seconds", "message"}`` with ``verdict`` one of ``solved``, ``unsolved`` (the
+planner ran and found no plan, or could not read the domain), ``timeout`` or ``error`` (the planner could not be
+run); it is that item's verdict, never the run's.
 """
 
 from __future__ import annotations
