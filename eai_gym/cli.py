@@ -2,7 +2,8 @@
 
 Commands: ``score`` (offline scoring), ``prompts`` (:mod:`.cli_prompts`), ``evaluate`` (a model behind an OpenAI-compatible endpoint, :mod:`.evaluate`), ``list``, ``show``, ``play``, ``report`` (:mod:`.cli_explore`). Worlds,
 modes, protocols and per-mode options come from :mod:`eai_gym.registry`; this module names no world.
-Exit codes: 0 success, 2 usage or unreadable input file, 1 unexpected internal error, 130 interrupted.
+Exit codes: 0 success, 2 usage or unreadable input file (or an output path that is not a regular file), 1
+unexpected internal error, 130 interrupted (Ctrl-C, SIGINT), 143 stopped by SIGTERM (:mod:`.interrupts`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import time
 from typing import Any, NoReturn, Sequence
 
 from . import __version__, registry
+from .interrupts import exit_code, sigterm_interrupts
 
 
 def _map(args: argparse.Namespace, items: list, jobs: Any, all_options: dict) -> tuple[list, dict, Any]:
@@ -73,10 +75,11 @@ def _score(args: argparse.Namespace, mode: registry.ModeSpec, options: dict, all
 
 
 def _finish(args: argparse.Namespace, result: dict, records: list, elapsed: float) -> int:
-    from .scoring.io import save_results
+    from .scoring.io import STDOUT, save_results
 
     written, problem = save_results(args.out, result) if args.out else (None, None)
-    print(json.dumps(result["summary"], indent=2))
+    if args.out != STDOUT:  # with --out -, standard output holds the results (the summary among them)
+        print(json.dumps(result["summary"], indent=2))
     statuses: dict[str, int] = {}
     for r in records:
         statuses[r["status"]] = statuses.get(r["status"], 0) + 1
@@ -170,7 +173,9 @@ def _add_score_parser(sub: Any) -> None:
                        choices=list(opt.choices) or None, metavar="PATH" if opt.type == "path" else None,
                        help=f"{where}: {opt.help}")
     s.add_argument("-o", "--out", help="write the full results (summary and one record per item) to this JSON "
-                                       "file (atomically, once every item is scored; never one of the inputs)")
+                                       "file (atomically, once every item is scored; never one of the inputs, "
+                                       "never over anything but a regular file); -: to standard output, "
+                                       "instead of the summary")
     s.add_argument("--workers", type=int, default=1,
                    help="score with N worker processes (or Ray actors); 1 (default): in this process; "
                         "0: one per CPU. Results are the serial ones, in input order")
@@ -178,7 +183,7 @@ def _add_score_parser(sub: Any) -> None:
                    help="processes (default): a local process pool; ray: Ray actors, on the cluster named by "
                         "RAY_ADDRESS or a local one (pip install 'eai-gym[ray]')")
     s.add_argument("--jsonl", metavar="PATH",
-                   help="stream each item's record to this JSONL file as it finishes "
+                   help="stream each item's record to this JSONL file (a regular file) as it finishes "
                         "({\"index\": i, \"record\": ...} lines after a {\"run\": ...} line)")
     s.add_argument("--resume", action="store_true",
                    help="with --jsonl: keep the records an interrupted run left there and score only the rest")
@@ -313,6 +318,9 @@ def _check_score_args(parser: argparse.ArgumentParser, args: argparse.Namespace)
         parser.error("--workers must be 0 (one per CPU) or more")
     if args.resume and not args.jsonl:
         parser.error("--resume needs --jsonl PATH (the file the interrupted run streamed to)")
+    if args.jsonl == "-":
+        parser.error("--jsonl needs a file path (--resume reads it back); for the results on standard output, "
+                     "--out -")
     return mode
 
 
@@ -324,10 +332,16 @@ QUICK_EXIT_COMMANDS = ("score", "prompts")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command; ``argv`` None: ``sys.argv`` (run as a program)."""
-    parser = build_parser(_command(sys.argv[1:] if argv is None else argv))
-    args = parser.parse_args(argv)
-    code = _dispatch(parser, args, argv)
+    """The command; ``argv`` None: ``sys.argv`` (run as a program). SIGTERM stops it as Ctrl-C does
+    (:mod:`.interrupts`): what runs is stopped, what finished is kept, and the exit code is 143 (130 for Ctrl-C)."""
+    with sigterm_interrupts():
+        try:
+            parser = build_parser(_command(sys.argv[1:] if argv is None else argv))
+            args = parser.parse_args(argv)
+            code = _dispatch(parser, args, argv)
+        except KeyboardInterrupt as e:
+            print("eai-gym: interrupted", file=sys.stderr)
+            return exit_code(e)
     if argv is None and args.command in QUICK_EXIT_COMMANDS and sys.getprofile() is None and sys.gettrace() is None:
         try:
             sys.stdout.flush()
@@ -359,10 +373,10 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: S
             print(f"eai-gym: {e}" + (f"; the finished records are in {args.jsonl} (rerun with --resume)"
                                      if args.jsonl else ""), file=sys.stderr)
             return 1
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as e:
             print("eai-gym: interrupted" + (f"; the finished records are in {args.jsonl} (rerun with --resume)"
                                             if args.jsonl else ""), file=sys.stderr)
-            return 130
+            return exit_code(e)
     if args.command == "serve":
         missing = [m for m in SERVER_MODULES if not _importable(m)]
         if missing and not {"-h", "--help"} & set(args.server_args):
@@ -379,13 +393,19 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: S
             return 0
     if args.command == "evaluate":
         from .evaluate.command import run_evaluate
+        from .scoring.io import OutPathError, check_out_dir
 
         try:
+            check_out_dir(args.run_dir)
+        except OutPathError as e:
+            print(f"eai-gym: --run-dir: {e}", file=sys.stderr)
+            return 2
+        try:
             return run_evaluate(args, list(sys.argv[1:] if argv is None else argv))
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as e:
             print(f"eai-gym: interrupted; finished replies are kept in {args.run_dir} (rerun with --resume)",
                   file=sys.stderr)
-            return 130
+            return exit_code(e)
     if args.command == "compat":
         from .compat.setup import run as run_compat
 

@@ -1,6 +1,7 @@
 """``eai-gym list``, ``eai-gym show``, ``eai-gym play`` and ``eai-gym report``: exploring tasks, playing them
 by hand and comparing scoring runs. Exit codes as for the whole command: 0 success, 2 usage error or bad
-input (unknown world or task, unreadable results file), 1 internal error, 130 interrupted.
+input (unknown world or task, unreadable results file), 1 internal error, 130 interrupted (143: by
+SIGTERM).
 """
 
 from __future__ import annotations
@@ -261,6 +262,8 @@ def run(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) 
         return 2
     except (BrokenPipeError, KeyboardInterrupt) as e:
         if isinstance(e, KeyboardInterrupt):
+            from .interrupts import exit_code
+
             print("eai-gym: interrupted", file=sys.stderr)
-            return 130
+            return exit_code(e)
         return 0

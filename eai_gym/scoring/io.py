@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
+import tempfile
 import time
 from typing import Any, Callable, Iterable, Iterator, TextIO
 
@@ -77,46 +79,121 @@ def write_json_atomic(path: str, obj: Any) -> None:
     write_text_atomic(path, results_parts(obj))
 
 
-_NEW_FILE_FLAGS = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-
-
-def _new_file(directory: str, suffix: str = "") -> tuple[int, str]:
-    """Create a new file ``.tmp-<random><suffix>`` in ``directory``, readable only by its owner: what
-    ``tempfile.mkstemp(prefix=".tmp-", suffix=suffix, dir=directory)`` does, without importing :mod:`tempfile`
-    (with :mod:`random` and :mod:`shutil`, a fifth of what ``eai-gym score`` imports to score)."""
-    for _ in range(100):
-        path = os.path.join(directory, f".tmp-{os.urandom(6).hex()}{suffix}")
-        try:
-            return os.open(path, _NEW_FILE_FLAGS, 0o600), path
-        except FileExistsError:
-            continue
-    raise FileExistsError(f"no free temporary file name in {directory}")
-
-
 def write_text_atomic(path: str, text: str | Iterable[str]) -> None:
     """Write ``text`` (a string, or its parts) to ``path`` through a temporary file, so a crash never leaves half
-    a file."""
-    directory = os.path.dirname(os.path.abspath(path))
+    a file. A symlink is written through: the file it points to is replaced, the link stays. A file replaced keeps
+    its permission bits (and its owner and group, where this user may set them); a new file gets ``0o666`` less
+    the umask. Raises :class:`OutPathError` (an ``OSError``) rather than replace what is not a regular file
+    (:func:`existing_file`)."""
+    old = existing_file(path)
+    target = os.path.realpath(path)
+    directory = os.path.dirname(target)
     os.makedirs(directory, exist_ok=True)
-    fd, tmp = _new_file(directory, os.path.splitext(path)[1] or ".tmp")
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=os.path.splitext(target)[1] or ".tmp", dir=directory)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             if isinstance(text, str):
                 f.write(text)
             else:
                 f.writelines(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # created 0600; results are ordinary files
-        os.replace(tmp, path)
+            _set_mode(f.fileno(), old)
+        existing_file(target)  # checked again just before the rename: still a regular file, or nothing
+        os.replace(tmp, target)
     except BaseException:
-        if os.path.exists(tmp):
+        if os.path.lexists(tmp):
             os.unlink(tmp)
         raise
 
 
-class OutPathError(Exception):
-    """An output path that would destroy an input, or that cannot be written."""
+def _set_mode(fd: int, old: os.stat_result | None) -> None:
+    """Give the new file ``fd`` the mode, owner and group of the file ``old`` it replaces (the owner where this
+    user may set it), or a new file's mode."""
+    if old is None:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp creates it 0600; results are ordinary files
+        return
+    mine = os.fstat(fd)
+    if (mine.st_uid, mine.st_gid) != (old.st_uid, old.st_gid):
+        for uid in (old.st_uid, -1):  # another owner needs privileges; another group, membership
+            try:
+                os.fchown(fd, uid, old.st_gid)
+                break
+            except PermissionError:
+                continue
+    os.fchmod(fd, stat.S_IMODE(old.st_mode) & 0o777)
+
+
+def _umask() -> int:
+    """This process's umask, read without setting it where the system tells it (Linux): setting it, even
+    briefly, would give files that other threads create meanwhile a zero umask."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+class OutPathError(OSError):
+    """An output path that would destroy an input or a special file, or that cannot be written."""
+
+
+#: what :data:`STDOUT` as an output path means: standard output, not a file
+STDOUT = "-"
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"))
+
+
+def file_kind(mode: int) -> str:
+    """What a ``st_mode`` describes, in words: ``a regular file``, ``a folder``, ``a FIFO (named pipe)``..."""
+    if stat.S_ISREG(mode):
+        return "a regular file"
+    return next((name for test, name in _KINDS if test(mode)), "a special file")
+
+
+def existing_file(path: str, folder: bool = False) -> os.stat_result | None:
+    """What ``path`` names (a symlink followed), if it is a regular file (``folder``: a folder); None if nothing
+    is there yet (or a folder on the way is missing: writing will say). Raises :class:`OutPathError` naming
+    ``path`` when it is anything else (a device, a FIFO, a socket; a folder where a file is meant, a file where a
+    folder is), a symlink to nothing, or cannot be looked at."""
+    try:
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        if os.path.islink(path):
+            raise OutPathError(f"refusing to write to {path}: it is a symlink to {os.readlink(path)}, which does "
+                               "not exist") from None
+        return None
+    except OSError as e:  # a symlink loop, a folder that cannot be searched
+        raise OutPathError(f"cannot write to {path}: {e.strerror or e}") from None
+    if (stat.S_ISDIR if folder else stat.S_ISREG)(st.st_mode):
+        return st
+    kind = file_kind(st.st_mode)
+    via = f"a symlink to {os.path.realpath(path)}, " if os.path.islink(path) else ""
+    if folder:
+        raise OutPathError(f"refusing to write in {path}: it is {via}{kind}, not a folder")
+    if stat.S_ISDIR(st.st_mode):
+        raise OutPathError(f"cannot write the results to {path}: it is {via}a folder")
+    raise OutPathError(f"refusing to write to {path}: it is {via}{kind}, not a regular file; give a file path")
+
+
+def check_out_dir(path: str) -> None:
+    """Before any work: refuse an output folder (e.g. ``evaluate --run-dir``) that exists as anything but a
+    folder (a symlink followed), or that holds, directly, anything but regular files and folders (a device, a
+    FIFO, a socket, a symlink to one or to nothing), since its files are written by name. Raises
+    :class:`OutPathError` naming the path."""
+    if existing_file(path, folder=True) is None:
+        return
+    try:
+        entries = sorted(os.scandir(path), key=lambda e: e.name)
+    except OSError as e:
+        raise OutPathError(f"cannot write in {path}: {e.strerror or e}") from None
+    for entry in entries:
+        if not (entry.is_file() or entry.is_dir()):
+            existing_file(entry.path)  # raises, naming the entry
+            raise OutPathError(f"refusing to write in {path}: {entry.path} is not a regular file")
 
 
 def input_paths(plans: Iterable[str], mode: Any = None, options: Any = None) -> list[str]:
@@ -149,31 +226,32 @@ def _refuses(out: str, inputs: Iterable[str]) -> str | None:
 
 
 def check_out_path(out: str | None, inputs: Iterable[str] = (), *others: str | None) -> None:
-    """Before any work: refuse an output that is one of the inputs (also through a symlink or another
-    relative path) or one of the ``others`` outputs, and one that cannot be written (a read-only folder,
-    ``/proc/...``, a folder that cannot be created). Raises :class:`OutPathError` with a one-line message."""
+    """Before any work: refuse an output path that exists as anything but a regular file (a device, a FIFO, a
+    socket, a folder, a symlink to one or to nothing: :func:`existing_file`), one that is one of the inputs (also
+    through a symlink or another relative path) or one of the ``others`` outputs, and one that cannot be written
+    (a read-only folder, ``/proc/...``, a folder that cannot be created). None and :data:`STDOUT` (``-``) are not
+    files: nothing to check. Raises :class:`OutPathError` with a one-line message naming the path."""
     inputs = list(inputs)
-    for path in (out, *others):
-        if path is None:
-            continue
+    paths = [p for p in (out, *others) if p is not None and p != STDOUT]
+    for path in paths:
+        existing_file(path)
+    out = out if out != STDOUT else None
+    for path in paths:
         clash = _refuses(path, inputs)
         if clash:
             raise OutPathError(f"refusing to write over an input: {clash}; give another output path")
     for other in others:
         if out is not None and other is not None and os.path.realpath(other) == os.path.realpath(out):
             raise OutPathError(f"{out} is given for two outputs; give each its own file")
-    for path in (out, *others):
-        if path is not None:
-            _check_writable(path)
+    for path in paths:
+        _check_writable(path)
 
 
 def _check_writable(path: str) -> None:
-    if os.path.isdir(path):
-        raise OutPathError(f"cannot write the results to {path}: it is a folder")
-    directory = os.path.dirname(os.path.abspath(path))
+    directory = os.path.dirname(os.path.realpath(path))
     try:
         os.makedirs(directory, exist_ok=True)
-        fd, probe = _new_file(directory)
+        fd, probe = tempfile.mkstemp(prefix=".tmp-", dir=directory)
         os.close(fd)
         os.unlink(probe)
     except OSError as e:
@@ -188,15 +266,18 @@ def save_results(out: str, result: Any) -> tuple[str, str | None]:
 
 def save_text(out: str, text: str | Callable[[], Iterable[str]]) -> tuple[str, str | None]:
     """Write ``text`` (or the parts a function makes, each time it is called) to ``out`` atomically, or to a
-    recovery file as :func:`save_results` does."""
+    recovery file as :func:`save_results` does; ``out`` :data:`STDOUT` (``-``): to standard output (a closed
+    pipe raises ``BrokenPipeError``)."""
+    if out == STDOUT:
+        sys.stdout.writelines((text,) if isinstance(text, str) else text())
+        sys.stdout.flush()
+        return "standard output", None
     try:
         write_text_atomic(out, text if isinstance(text, str) else text())
         return out, None
     except OSError as e:
         error = e
     name = f"eai-gym-results-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}{os.path.splitext(out)[1] or '.json'}"
-    import tempfile
-
     for folder in (os.getcwd(), tempfile.gettempdir()):
         path = os.path.join(folder, name)
         try:

@@ -1,10 +1,12 @@
 """The PDDL planner of the transition-modeling scorer: the real Fast Downward (``eai-gym[planner]``,
 prebuilt in the ``up-fast-downward`` wheel), or any object with the :class:`Planner` interface.
 
-Each planner call runs in its own temporary directory with its timeout enforced (the whole process
-group is killed). A verdict is a dict ``{"verdict", "seconds", "message"}`` with ``verdict`` one of
-``solved``, ``unsolved`` (the planner ran and found no plan, or could not read the domain), ``timeout``
-or ``error`` (the planner could not be run); it is that item's verdict, never the run's.
+Each planner call runs in its own temporary directory, in a process group of its own under a guard
+(:mod:`eai_gym.scoring.process_guard`), with its timeout enforced by killing the whole group: by the caller, and
+by the guard when the caller is gone (a killed worker, an interrupted run), so no planner outlives its run. A
+verdict is a dict ``{"verdict", "seconds", "message"}`` with ``verdict`` one of ``solved``, ``unsolved`` (the
+planner ran and found no plan, or could not read the domain), ``timeout`` or ``error`` (the planner could not be
+run); it is that item's verdict, never the run's.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from .builtin_planner import BuiltinPlanner
+from .process_guard import guarded_command
 
 FD_ALIAS = "lama-first"
 PLANNER_HINT = ("planner columns not computed: Fast Downward is not installed "
@@ -80,23 +83,38 @@ class FastDownward:
                     f.write(text)
             cmd = [sys.executable, self.script, "--alias", self.alias, "--sas-file", "output.sas",
                    "domain.pddl", "problem.pddl"]
-            start = time.perf_counter()
             try:
-                proc = subprocess.Popen(cmd, cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                        start_new_session=True)
+                out, seconds = run_planner(cmd, tmp, timeout)
             except OSError as e:
                 return {"verdict": "error", "seconds": 0.0, "message": f"cannot run Fast Downward: {e}"}
-            try:
-                out, _ = proc.communicate(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                _kill_group(proc)
-                proc.communicate()
-                return {"verdict": "timeout", "seconds": round(time.perf_counter() - start, 3),
+            if out is None:
+                return {"verdict": "timeout", "seconds": round(seconds, 3),
                         "message": f"no answer within {timeout:g} s"}
-            seconds = time.perf_counter() - start
         text = out.decode("utf-8", "replace")
         return {"verdict": fd_verdict(text, seconds, timeout), "seconds": round(seconds, 3),
                 "message": _telling_lines(text)}
+
+
+def run_planner(cmd: list[str], cwd: str, timeout: float) -> tuple[bytes | None, float]:
+    """Run a planner's command line in ``cwd``, in a process group of its own under the guard
+    (:func:`eai_gym.scoring.process_guard.guarded_command`): its output (stdout and stderr) and the seconds it
+    took, the output None when it was not done within ``timeout`` (then it is killed, with all it started). An
+    exception meanwhile (Ctrl-C, SIGTERM) kills it too before going on; a killed caller, through the guard.
+    Raises ``OSError`` when it cannot be started."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(guarded_command(cmd, timeout), cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        proc.communicate()
+        return None, time.perf_counter() - start
+    except BaseException:  # interrupted (Ctrl-C, SIGTERM) or failing: the planner goes with this call
+        _kill_group(proc)
+        proc.wait()
+        raise
+    return out, time.perf_counter() - start
 
 
 def fd_verdict(output: str, seconds: float, timeout: float) -> str:

@@ -18,6 +18,12 @@ whatever the backend. ``fn`` (and ``init``) must be module-level functions (pick
   ``(results, texts)``, ``texts`` a :class:`~eai_gym.scoring.results.RecordTexts`.
 * ``keep=F``: of each result only ``F(result)`` is kept (computed where the result is made, after its JSON text:
   e.g. the fields a summary reads), so that only that is sent back and held in memory.
+
+Stopping: an exception in the calling process (Ctrl-C's ``KeyboardInterrupt``, SIGTERM's
+:class:`eai_gym.interrupts.Terminated`, an error) stops the run at once, whatever the backend: the items in flight
+are abandoned, the pool's workers or the Ray actors are killed (and with them the planners they run:
+:mod:`eai_gym.scoring.process_guard`), the JSONL file keeps every result received, and the exception goes on. Pool
+workers also end by themselves if the calling process dies.
 """
 
 from __future__ import annotations
@@ -202,11 +208,15 @@ _WORK: Any = None
 _TODO: list = []
 
 
-def _init_worker(work: Work, init, init_args, todo: list | None = None) -> None:
+def _init_worker(parent: int, work: Work, init, init_args, todo: list | None = None) -> None:
     global _CONTEXT, _TODO, _WORK
     import signal
 
+    from .process_guard import end_with_parent
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's handler, if forked: SIGTERM ends a worker at once
+    end_with_parent(parent)
     gc.set_threshold(max(gc.get_threshold()[0], YOUNG_GC_THRESHOLD), *gc.get_threshold()[1:])
     _CONTEXT = init(*init_args) if init is not None else None
     _WORK = work
@@ -224,7 +234,8 @@ def _run_slice(start: int, stop: int) -> tuple:
 def _processes(work: Work, todo, init, init_args, workers, chunk_size) -> Iterator[tuple[int, list, str | None]]:
     """Chunks of ``todo`` on a process pool. Where workers are forked (Linux), they inherit ``todo`` (and
     ``work``) when they start and are sent only which slice to run: the parent does not pickle every item, nor a
-    worker unpickle it. A worker that dies (killed, out of memory) ends the run with :class:`WorkerError`."""
+    worker unpickle it. A worker that dies (killed, out of memory) ends the run with :class:`WorkerError`; an
+    exception here (Ctrl-C, SIGTERM, an error) or in the caller kills the workers (:func:`_stop_pool`)."""
     import multiprocessing
     from concurrent import futures
     from concurrent.futures.process import BrokenProcessPool
@@ -232,8 +243,9 @@ def _processes(work: Work, todo, init, init_args, workers, chunk_size) -> Iterat
     forked = multiprocessing.get_start_method(allow_none=False) == "fork"
     size = _chunk_size(len(todo), workers, chunk_size)
     chunks = iter(range(0, len(todo), size)) if forked else _chunks(todo, workers, chunk_size)
-    pool = futures.ProcessPoolExecutor(workers, initializer=_init_worker,
-                                       initargs=(work, init, init_args, todo) if forked else (work, init, init_args))
+    initargs = (os.getpid(), work, init, init_args) + ((todo,) if forked else ())
+    others = set(multiprocessing.active_children())  # child processes that are not this pool's
+    pool = futures.ProcessPoolExecutor(workers, initializer=_init_worker, initargs=initargs)
     # Forked workers inherit the parent's objects (the items among them). Frozen while the pool forks (the first
     # submit forks every worker), they are in the workers' permanent generation: the workers' collections do not
     # walk them, so they neither spend the time nor write to (and so copy) the pages the parent shares with them.
@@ -261,10 +273,26 @@ def _processes(work: Work, todo, init, init_args, workers, chunk_size) -> Iterat
                 except BrokenProcessPool:
                     raise WorkerError("a worker process ended abruptly (killed, or out of memory?) before "
                                       "returning its results; no results were written") from None
+    except BaseException:  # an interruption, an error, or the caller closing the stream early
+        _stop_pool(pool, others)
+        raise
     finally:
         if frozen:
             gc.unfreeze()
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop_pool(pool: Any, others: set) -> None:
+    """Stop ``pool`` now: no new chunk starts, and its workers (the child processes not in ``others``) are
+    killed in the middle of theirs, rather than waited for."""
+    import multiprocessing
+
+    pool.shutdown(wait=False, cancel_futures=True)
+    workers = [p for p in multiprocessing.active_children() if p not in others]
+    for p in workers:
+        p.kill()
+    for p in workers:
+        p.join()
 
 
 # --- ray ------------------------------------------------------------------------------------------
@@ -286,7 +314,7 @@ def _ray(work: Work, todo, init, init_args, workers, chunk_size) -> Iterator[tup
         raise RunnerError(RAY_MISSING) from None
     started = not ray.is_initialized()
     if started:
-        ray.init()  # RAY_ADDRESS names an existing cluster; otherwise a local one is started
+        _ray_init(ray)
     actors: list = []
     try:
         workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -315,3 +343,19 @@ def _ray(work: Work, todo, init, init_args, workers, chunk_size) -> Iterator[tup
             ray.kill(a)
         if started:
             ray.shutdown()
+
+
+def _ray_init(ray: Any) -> None:
+    """``ray.init()``: RAY_ADDRESS names an existing cluster; otherwise a local one is started. Ray sets its own
+    SIGTERM handler (``sys.exit``) in the driver: the one before it is put back, so that SIGTERM stops the run as
+    the command wants (:mod:`eai_gym.interrupts`)."""
+    import signal
+    import threading
+
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.getsignal(signal.SIGTERM) if main else None
+    try:
+        ray.init()
+    finally:
+        if main and previous is not None:
+            signal.signal(signal.SIGTERM, previous)

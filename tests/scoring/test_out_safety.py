@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 
 import pytest
 
@@ -141,3 +142,69 @@ def test_results_are_replaced_atomically(tmp_path, monkeypatch):
 def test_check_out_path_accepts_a_new_file_in_a_new_folder(tmp_path):
     scoring_io.check_out_path(str(tmp_path / "new" / "deeper" / "r.json"), [str(tmp_path / "missing.json")])
     assert (tmp_path / "new" / "deeper").is_dir() and not list((tmp_path / "new" / "deeper").iterdir())
+
+
+# ------------------------------------------------------------------------------ what a write replaces
+def test_a_replaced_file_keeps_its_permissions_and_a_new_file_follows_the_umask(tmp_path):
+    out = tmp_path / "r.json"
+    out.write_text("old")
+    out.chmod(0o640)
+    scoring_io.write_text_atomic(str(out), "new")
+    assert out.read_text() == "new" and stat.S_IMODE(out.stat().st_mode) == 0o640
+    umask = os.umask(0o027)
+    try:
+        scoring_io.write_text_atomic(str(tmp_path / "fresh.json"), "x")
+    finally:
+        os.umask(umask)
+    assert stat.S_IMODE((tmp_path / "fresh.json").stat().st_mode) == 0o640
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a file away needs root")
+def test_a_replaced_file_keeps_its_owner(tmp_path):
+    out = tmp_path / "r.json"
+    out.write_text("old")
+    os.chown(out, 12345, 23456)
+    scoring_io.write_text_atomic(str(out), "new")
+    assert (out.stat().st_uid, out.stat().st_gid) == (12345, 23456) and out.read_text() == "new"
+
+
+def test_a_symlink_is_written_through_and_stays_a_symlink(tmp_path):
+    target = tmp_path / "elsewhere" / "real.json"
+    target.parent.mkdir()
+    target.write_text("old")
+    link = tmp_path / "r.json"
+    link.symlink_to(target)
+    scoring_io.check_out_path(str(link))
+    scoring_io.write_text_atomic(str(link), "new")
+    assert link.is_symlink() and os.readlink(link) == str(target) and target.read_text() == "new"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["real.json"]  # no temporary file left
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_special_file_that_appears_after_the_check_is_not_replaced(tmp_path, monkeypatch, capsys):
+    """Between the check and the write (a long run), a FIFO takes the output's place: the results go to a
+    recovery file, the FIFO stays."""
+    out = tmp_path / "r.json"
+    os.mkfifo(out)
+    with pytest.raises(scoring_io.OutPathError, match="it is a FIFO"):
+        scoring_io.write_text_atomic(str(out), "x")
+    monkeypatch.chdir(tmp_path)
+    written, problem = scoring_io.save_text(str(out), "results")
+    assert stat.S_ISFIFO(os.lstat(out).st_mode) and written != str(out) and "it is a FIFO" in problem
+    assert open(written).read() == "results"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_check_out_dir_refuses_a_special_folder_or_a_special_file_in_it(tmp_path):
+    scoring_io.check_out_dir(str(tmp_path / "new"))  # nothing there yet: fine
+    run = tmp_path / "run"
+    (run / "cache").mkdir(parents=True)
+    (run / "settings.json").write_text("{}")
+    scoring_io.check_out_dir(str(run))
+    os.mkfifo(run / "requests.jsonl")
+    with pytest.raises(scoring_io.OutPathError, match="requests.jsonl: it is a FIFO"):
+        scoring_io.check_out_dir(str(run))
+    with pytest.raises(scoring_io.OutPathError, match="it is a FIFO .*, not a folder"):
+        scoring_io.check_out_dir(str(run / "requests.jsonl"))
+    with pytest.raises(scoring_io.OutPathError, match="it is a regular file, not a folder"):
+        scoring_io.check_out_dir(str(run / "settings.json"))
