@@ -201,7 +201,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         runs = [load_run(p, names[i] if names else None) for i, p in enumerate(args.results)]
     except RunFileError as e:
         raise UsageError(str(e)) from None
-    print(text_report(runs, args.task_lines), end="")
+    # the text report goes to stdout, unless the page does (--out -): then to stderr, so stdout is the page alone
+    print(text_report(runs, args.task_lines), end="", file=sys.stderr if args.out == "-" else sys.stdout)
     if args.out is None:
         return 0
     page = build_report(runs, args.title)
@@ -209,7 +210,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     if problem:
         print(f"eai-gym: {problem}", file=sys.stderr)
         return 2
-    print(f"wrote {written} ({len(page) // 1024} KiB, {len(runs)} run(s))", file=sys.stderr)
+    if args.out != "-":
+        print(f"wrote {written} ({len(page) // 1024} KiB, {len(runs)} run(s))", file=sys.stderr)
     return 0
 
 
@@ -246,7 +248,8 @@ def add_parsers(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     p.add_argument("results", nargs="+", metavar="RUN",
                    help="a results JSON file (eai-gym score --out), or an eai-gym evaluate run directory or its "
                         "results.json")
-    p.add_argument("--out", default=None, help="also write the HTML report to this file")
+    p.add_argument("--out", default=None, help="also write the HTML report to this file ('-': to standard output, "
+                                               "the text report then going to standard error)")
     p.add_argument("--task-lines", type=int, default=20, metavar="N",
                    help="tasks listed in the text report's drill-down (default 20; -1: all; the HTML page lists all)")
     p.add_argument("--name", action="append", help="a label per results file, in order (default: file names)")
