@@ -9,7 +9,8 @@ actions, reward, ``done`` and ``truncated``, ``won`` and the progress rate (and,
 agent's own view).
 
 Tasks: ``task`` (an id of ``eai-gym list WORLD``) or ``index`` (its position), else a ``seed`` alone picks task
-number ``seed mod N``; with neither, a session plays the tasks in order, one per reset.
+number ``seed mod N``; with neither, a session plays the tasks in order, one per reset. The env is reset with the
+seed (0 when none is given: an episode is the same every time it is played with the same reset fields).
 """
 
 from __future__ import annotations
@@ -188,6 +189,7 @@ class WorldEpisode:
         self.max_steps = self.config.max_steps if max_steps is None else max_steps
         facts = self.facts
         env_id, kwargs, options = facts.hooks.play(chosen, facts.protocol)
+        seed = 0 if seed is None else seed  # deterministic: an unseeded reset is seeded 0
         self.view = None
         if facts.team_env:
             obs, infos = self._env_for(facts.team_env, {**kwargs, "legal_actions_info": self.admissible},

@@ -12,9 +12,11 @@ closed (OpenEnv's reaper looks every max(timeout / 4, 5) seconds) and answers an
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import sys
-from typing import Any
+import threading
+from typing import Any, Iterator
 
 from .episode import EpisodeConfig
 
@@ -55,6 +57,30 @@ def build_app(config: EpisodeConfig, max_sessions: int = 128, idle_timeout: floa
         return JSONResponse(status_code=400, content={"detail": str(exc)})
 
     return app
+
+
+@contextlib.contextmanager
+def running(app: Any, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+    """Serve ``app`` with uvicorn in a thread of this process while the block runs; yields the base URL (for
+    tests and benchmarks: a real loopback server without a second process importing OpenEnv again)."""
+    import uvicorn
+
+    from ..serve.sockets import base_url, listening_socket
+
+    sock = listening_socket(host, port)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, ws_max_size=MAX_MESSAGE_BYTES))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="eai-gym-openenv", daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            if not thread.is_alive():
+                raise RuntimeError("the server stopped while starting")
+            thread.join(0.01)
+        yield base_url(sock)
+    finally:
+        server.should_exit = True
+        thread.join()
+        sock.close()
 
 
 def main(world: str, argv: list[str] | None = None) -> int:
