@@ -105,9 +105,12 @@ def main(world: str, argv: list[str] | None = None) -> int:
                     help="list the admissible actions in every observation (a reset can override; default: on)")
     args = ap.parse_args(argv)
     prog = f"eai-gym serve {world} --protocol openenv"
-    if args.max_steps is not None and args.max_steps < 1:
-        print(f"{prog}: --max-steps must be at least 1", file=sys.stderr)
-        return 2
+    for problem in (args.max_steps is not None and args.max_steps < 1 and "--max-steps must be at least 1",
+                    args.max_sessions < 1 and "--max-sessions must be at least 1",
+                    not args.idle_timeout >= 0 and "--idle-timeout must be 0 (never) or more"):
+        if problem:
+            print(f"{prog}: {problem}", file=sys.stderr)
+            return 2
     from ..serve.sockets import base_url, listening_socket
 
     try:
