@@ -51,3 +51,26 @@ def _field(obj: Any, name: str) -> Any:
     if obj is None:
         return None
     return obj.get(name) if isinstance(obj, Mapping) else getattr(obj, name)
+
+
+def gold_reply(messages: list[dict[str, Any]]) -> str:
+    """A scripted model for clients that send the OpenEnv observation as JSON in the last user message (verifiers'
+    OpenEnv bridge: ``{"observation": {...}, "action_schema": {...}}``): the gold plan's command for the task and
+    step the observation names (a JSON joint action with several agents). For
+    :class:`eai_gym.evaluate.fake_server.FakeChatServer` (``FakeChatServer(gold_reply)``); raises ``ValueError``
+    for a message that holds no such observation."""
+    import json
+
+    text = next((str(m.get("content", "")) for m in reversed(messages) if m.get("role") == "user"), "")
+    try:
+        observation = json.loads(text)["observation"]
+        world, task, step = observation["world"], observation["task"], int(observation["step"])
+    except (ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"the last user message holds no OpenEnv observation: {text[:200]!r}") from e
+    player = GoldPlayer(world, task)
+    action: Any = None
+    for _ in range(step + 1):
+        action = player.next(observation)
+    if action is None:
+        return "look"
+    return action if isinstance(action, str) else json.dumps(action)
