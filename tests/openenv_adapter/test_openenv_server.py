@@ -253,3 +253,14 @@ def test_idle_sessions_are_reclaimed():
         with pytest.raises(RuntimeError, match="session is closed.*EXECUTION_ERROR"):
             idle.step("look")
         idle.close()
+
+
+def test_benchmark_smoke(tmp_path):
+    """``benchmarks/bench_openenv.py`` measures both paths and the sessions' memory (a tiny run)."""
+    from benchmarks.bench_openenv import main
+
+    out = tmp_path / "bench.json"
+    assert main(["--quick", "--worlds", "alfworld", "--steps", "10", "--out", str(out)]) == 0
+    result = json.loads(out.read_text())["worlds"]["alfworld"]
+    assert result["in_process_steps_per_s"] > 0 and result["websocket_steps_per_s"] > 0
+    assert result["memory"]["sessions"] == 8 and result["steps"] == 10
