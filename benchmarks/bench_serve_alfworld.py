@@ -40,7 +40,7 @@ def start() -> tuple[subprocess.Popen, str]:
     proc = subprocess.Popen([sys.executable, "-c", "import sys; from eai_gym.serve.alfworld import main; "
                              "sys.exit(main(sys.argv[1:]))", "--port", "0", "--idle-timeout", "0"],
                             stdout=subprocess.PIPE, text=True)
-    url = proc.stdout.readline().strip().split(" ", 2)[2]
+    url = proc.stdout.readline().strip()  # the first line: the base URL
     for _ in range(200):
         try:
             requests.get(url + "/", timeout=2)

@@ -200,12 +200,28 @@ def _add_evaluate_parser(sub: Any) -> None:
 
 
 def _add_serve_parser(sub: Any) -> None:
-    servers = [w for w in registry.worlds() if w.server]
-    v = sub.add_parser("serve", help="run a world's env server (e.g. AgentGym's protocol for alfworld)",
-                       description="Run an env server; the options after WORLD are the server's own "
-                                   "(eai-gym serve WORLD --help lists them).")
-    v.add_argument("world", choices=[w.name for w in servers])
-    v.add_argument("server_args", nargs=argparse.REMAINDER, help="the server's options")
+    worlds = registry.worlds()
+    protocols = {w.name: registry.server_protocols(w.name) for w in worlds}
+    v = sub.add_parser("serve", help="run a world's env server (OpenEnv for every world; AgentGym's protocol for "
+                                     "alfworld)",
+                       description="Run an env server for WORLD: eai-gym serve WORLD [--protocol P] [server options]. "
+                                   "The first line printed is the server's base URL. The options after WORLD are "
+                                   "the server's own (eai-gym serve WORLD [--protocol P] --help lists them).")
+    v.add_argument("world", choices=[w.name for w in worlds])
+    v.add_argument("server_args", nargs=argparse.REMAINDER, metavar="...",
+                   help="--protocol P (default: the world's first): " + "; ".join(
+                       f"{name}: {', '.join(p)}" for name, p in protocols.items()) + "; then the server's options")
+
+
+def _serve_protocol(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[str, list[str]]:
+    """The ``--protocol`` of ``eai-gym serve`` (wherever it is among the server's options) and the other options."""
+    picker = argparse.ArgumentParser(add_help=False)
+    picker.add_argument("--protocol", default=None)
+    known, rest = picker.parse_known_args(args.server_args)
+    protocols = registry.server_protocols(args.world)
+    if known.protocol is not None and known.protocol not in protocols:
+        parser.error(f"{args.world} is served with protocol(s) {', '.join(protocols)}, not {known.protocol}")
+    return known.protocol or protocols[0], rest
 
 
 #: what ``eai-gym serve`` needs: the ``server`` extra of pyproject.toml (``pip install 'eai-gym[server]'``)
@@ -378,12 +394,15 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: S
                                             if args.jsonl else ""), file=sys.stderr)
             return exit_code(e)
     if args.command == "serve":
+        protocol, server_args = _serve_protocol(parser, args)
+        own = registry.world(args.world)
         missing = [m for m in SERVER_MODULES if not _importable(m)]
-        if missing and not {"-h", "--help"} & set(args.server_args):
+        # a world's own server needs the server extra; the shared protocols' servers name their own extra
+        if own.server and protocol == own.server_protocol and missing and not {"-h", "--help"} & set(server_args):
             print(f"eai-gym: eai-gym serve needs the server extra ({', '.join(missing)} missing): "
                   f"pip install 'eai-gym[server]'", file=sys.stderr)
             return 2
-        return registry.load(registry.world(args.world).server or "")(args.server_args)
+        return registry.serve(args.world, protocol, server_args)
     if args.command == "prompts":
         from .cli_prompts import run as run_prompts
 

@@ -204,7 +204,9 @@ class WorldSpec:
     the world: ``instructions(options)``, ``examples(options)`` and ``env_kwargs(options)``; with ``TEAM_ENV``
     (a PettingZoo parallel env id) every agent of that env plays, each with its own model and history.
 
-    ``server`` (an entry point ``main(argv) -> exit code``, or None) is what ``eai-gym serve WORLD ...`` runs.
+    ``server`` (an entry point ``main(argv) -> exit code``, or None) is the world's own env server, speaking
+    ``server_protocol``: the default of ``eai-gym serve WORLD``. Every world is also served with each protocol of
+    :data:`SERVERS` (see :func:`server_protocols`, :func:`serve`).
     """
 
     name: str
@@ -215,6 +217,7 @@ class WorldSpec:
     description: str = ""
     agent_prompt: str | None = None
     server: str | None = None
+    server_protocol: str = "native"
 
     @property
     def env_ids(self) -> tuple[str, ...]:
@@ -234,6 +237,22 @@ class WorldSpec:
                 return m
         raise RegistryError(f"{self.name} has mode(s) {', '.join(m.name for m in self.modes)}, not {name}")
 
+
+@dataclass(frozen=True)
+class ServerSpec:
+    """A protocol every world is served with: ``eai-gym serve WORLD --protocol NAME [server options]`` runs
+    ``entry_point``, ``main(world, argv) -> exit code`` (``world``: the world's name; ``argv``: the options)."""
+
+    protocol: str
+    entry_point: str
+    description: str = ""
+
+
+#: the protocols every world is served with, after the world's own server (``WorldSpec.server``)
+SERVERS = (
+    ServerSpec("openenv", "eai_gym.openenv.server:main",
+               "OpenEnv: typed reset/step/state over WebSocket sessions (pip install 'eai-gym[openenv]')"),
+)
 
 _WORLDS: dict[str, WorldSpec] = {}
 _LOADED = False
@@ -303,6 +322,28 @@ def world(name: str) -> WorldSpec:
         return _WORLDS[name]
     except KeyError:
         raise RegistryError(f"unknown world {name!r} (worlds: {', '.join(_WORLDS)})") from None
+
+
+def server_protocols(world_name: str) -> tuple[str, ...]:
+    """The protocols ``eai-gym serve WORLD`` speaks, the default first: the world's own server's, then
+    :data:`SERVERS`'."""
+    w = world(world_name)
+    own = (w.server_protocol,) if w.server else ()
+    return own + tuple(s.protocol for s in SERVERS if s.protocol not in own)
+
+
+def serve(world_name: str, protocol: str | None, argv: list[str]) -> int:
+    """Run ``world_name``'s server for ``protocol`` (None: the default) with the server options ``argv``; the
+    exit code. Raises :class:`RegistryError` for a protocol the world is not served with."""
+    w = world(world_name)
+    protocols = server_protocols(w.name)
+    protocol = protocol or protocols[0]
+    if w.server and protocol == w.server_protocol:
+        return load(w.server)(list(argv))
+    for s in SERVERS:
+        if s.protocol == protocol:
+            return load(s.entry_point)(w.name, list(argv))
+    raise RegistryError(f"{w.name} is served with protocol(s) {', '.join(protocols)}, not {protocol}")
 
 
 def mode(world_name: str, name: str | None = None) -> ModeSpec:

@@ -36,6 +36,7 @@ from ..compat.alfworld import SingleAlfredTWEnv, default_config, shipped_paths
 from ..compat.alfworld.game_files import scan_folders
 from ..envs.alfworld.game import TASK_TYPES
 from .limits import DEFAULT_MAX_BODY_BYTES, RequestLimits
+from .sockets import base_url
 
 WORLD_TYPES = ("Text", "Embody", "Hybrid")
 #: the default of ``--max-envs`` (an env holds about 0.1 MB once reset on a shipped game)
@@ -320,8 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"eai-gym serve alfworld: cannot listen on {args.host}:{args.port}: {e}", file=sys.stderr)
         return 2
     sock.listen(2048)  # from here on, connections wait in the backlog until the server accepts them
-    host, port = sock.getsockname()[:2]
-    print(f"listening on http://{host}:{port}", flush=True)
+    print(base_url(sock), flush=True)  # the first line: the base URL, as every eai-gym serve prints it
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
     server.run(sockets=[sock])
     return 0

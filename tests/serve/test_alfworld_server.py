@@ -27,8 +27,8 @@ def start(*args: str, idle: str = "3600"):
                              "sys.exit(main(sys.argv[1:]))", "--port", "0", "--idle-timeout", idle, *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline().strip()
-    assert line.startswith("listening on http://127.0.0.1:"), (line, proc.stderr.read() if proc.poll() else "")
-    url = line.split(" ", 2)[2]
+    assert line.startswith("http://127.0.0.1:"), (line, proc.stderr.read() if proc.poll() else "")
+    url = line
     for _ in range(100):
         try:
             requests.get(url + "/", timeout=2)

@@ -18,6 +18,7 @@ WORLD = WorldSpec(
     task_set="eai_gym.envs.alfworld.taskset",
     agent_prompt="eai_gym.envs.alfworld.agent_prompt",
     server="eai_gym.serve.alfworld:main",
+    server_protocol="agentgym",
     modes=(
         ModeSpec("alfworld", "commands", "replay each game's commands: success and every progress metric", ("fixed",),
                  f"{SCORING}:commands_jobs", gold=f"{SCORING}:commands_gold", options=(DIALECT,),
