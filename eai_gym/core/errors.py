@@ -22,16 +22,9 @@ class ErrorType(str, Enum):
     AFFORDANCE = "affordance"
 
     @property
-    def is_grammar(self) -> bool:
-        return self in _GRAMMAR
-
-    @property
     def is_fatal(self) -> bool:
         """True if execution of a plan stops at an action failing with this error."""
         return self is not ErrorType.ADDITIONAL_STEP
-
-
-_GRAMMAR = frozenset({ErrorType.PARSING, ErrorType.HALLUCINATION, ErrorType.ARGUMENTS})
 
 
 class ActionError(Exception):

@@ -108,15 +108,6 @@ class Scene:
         self._pending = None
         self.__class__ = Scene  # (a plain scene from now on: no attribute lookup goes through __getattr__)
 
-    def ids_named(self, name: str) -> tuple[ObjId, ...]:
-        """Ids of the objects whose class name is ``name``, in scene order."""
-        if "_by_name" not in self.memo:
-            by_name: dict[str, list[ObjId]] = {}
-            for o in self.objects.values():
-                by_name.setdefault(o.name, []).append(o.id)
-            self.memo["_by_name"] = {k: tuple(v) for k, v in by_name.items()}
-        return self.memo["_by_name"].get(name, ())
-
     def initial_state(self) -> "WorldState":
         return WorldState(self)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Generic, Iterator, TypeVar
+from typing import Any, Generic, TypeVar
 
 from .errors import ErrorType
 from .step import Step
@@ -31,9 +31,6 @@ class Trajectory(Generic[S]):
     def append(self, step: Step, state: S) -> None:
         self.steps.append(step)
         self.states.append(state)
-
-    def executed_steps(self) -> Iterator[Step]:
-        return (s for s in self.steps if s.ok)
 
     def distinct_states(self) -> list[S]:
         """The initial state and the state after every successful step, in order."""

@@ -40,9 +40,3 @@ def predicate_arity() -> dict[str, int]:
     """Predicates of bddl's ``domain_omnigibson.bddl`` and their arities."""
     out: dict[str, int] = raw()["predicates"]
     return out
-
-
-def synset_properties(synset: str) -> dict[str, Any]:
-    """The knowledge base's properties (with parameters) of a synset; ``{}`` when it has none recorded."""
-    out: dict[str, Any] = raw()["synsets"].get(synset, {})
-    return out

@@ -27,10 +27,3 @@ def gold_plan(activity: str) -> list[str]:
     activity_record(activity)  # unknown names raise
     plan: list[str] = gold_data()["plans"].get(activity, [])
     return plan
-
-
-def unsolved_reason(activity: str) -> str | None:
-    """Why ``activity`` has no gold plan, or None when it has one."""
-    activity_record(activity)
-    reason: str | None = gold_data()["unsolved"].get(activity)
-    return reason

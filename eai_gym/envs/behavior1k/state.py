@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from ...logic.bddl_eval import Fact
 
@@ -138,9 +137,6 @@ class Edit:
 
     def remove(self, *atom: str) -> None:
         self.facts.discard(atom)
-
-    def remove_where(self, keep: "Iterable[Fact]") -> None:
-        self.facts.difference_update(list(keep))
 
     def unplace(self, inst: str) -> None:
         """Drop where ``inst`` is (its placement relations, both ways for the symmetric ones)."""

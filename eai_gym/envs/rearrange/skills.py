@@ -55,13 +55,6 @@ def _entity(w: World, name: str) -> str:
     raise SkillFailure(ErrorType.HALLUCINATION, f"Node with name {name} not present in the graph. {_HINT}")
 
 
-def _object(w: World, name: str, skill_text: str) -> str:
-    _entity(w, name)
-    if name not in w.state.classes:
-        raise SkillFailure(ErrorType.AFFORDANCE, skill_text)
-    return name
-
-
 def _xz(p: tuple[float, ...]) -> tuple[float, float]:
     return (p[0], p[2]) if len(p) == 3 else (p[0], p[1])
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from itertools import chain
 from types import SimpleNamespace
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from ...core import EMPTY, ObjectInfo, Scene, Task, UnknownTaskError, WorldState
 from .task_data import data_file, packed
@@ -310,11 +310,6 @@ def task_object_ids(task_id: str) -> tuple[int, ...]:
     rooms |= {n[0] for n in rec["init"]["nodes"]["objects"] if n[2] == "Rooms"}
     rooms -= set(rec["init"]["nodes"]["del"])
     return tuple(sorted(rooms | {i for _, i in rec["relevant"]}))
-
-
-def iter_tasks() -> Iterator[Task[WorldState]]:
-    for tid in task_ids():
-        yield load_task(tid)
 
 
 def gold_plan_json(task_id: str) -> str:
