@@ -5,14 +5,17 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from eai_gym.rl.rewards import REWARDS, EpisodeReward, check_reward, rewards_of
 
 progress_values = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
+#: (a shared machine: no deadline, no "too slow" health check)
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@SETTINGS
 @given(st.lists(progress_values, min_size=1, max_size=40))
 def test_dense_rewards_are_never_negative_and_sum_to_the_best_progress_gained(values):
     rewards = rewards_of("progress", [False] * len(values), values)
@@ -26,6 +29,7 @@ def test_an_episode_that_starts_with_progress_and_loses_it_sums_to_zero_not_belo
     assert rewards_of("progress", [False] * 4, [0.5, 0.3, 0.75, 1.0]) == [0.0, 0.25, 0.25]
 
 
+@SETTINGS
 @given(st.lists(st.booleans(), min_size=1, max_size=30))
 def test_success_pays_once_at_the_first_step_the_goal_holds(flags):
     rewards = rewards_of("success", flags)
