@@ -279,7 +279,8 @@ def incremental(before: Path, worlds: list[str], tasks: int, steps: int, repeats
             if res.returncode != 0:
                 raise RuntimeError(f"{label} {world}: {res.stderr[-2000:]}")
             got[label] = json.loads(res.stdout.strip().splitlines()[-1])
-        got["ratio_before_over_after"] = {k: round(got["before"][k] / got["after"][k], 2) if got["after"][k] > 0 else None
+        before_, after_ = got["before"], got["after"]
+        got["ratio_before_over_after"] = {k: round(before_[k] / after_[k], 2) if after_[k] > 0 else None
                                           for k in ("progress_rate_us", "listing_us", "plan_searches_per_step")}
         for label in ("before", "after"):
             got[label] = {k: round(v, 3 if k == "plan_searches_per_step" else 1) for k, v in got[label].items()}

@@ -162,7 +162,8 @@ class WorldSpec:
 
     ``agent_prompt`` (a module, or None) lets ``eai-gym evaluate WORLD --mode episodes`` put a model in front of
     the world: ``instructions(options)``, ``examples(options)`` and ``env_kwargs(options)``; with ``TEAM_ENV``
-    (a PettingZoo parallel env id) every agent of that env plays, each with its own model and history.
+    (a PettingZoo parallel env id) every agent of that env plays, each with its own model and history
+    (``options["team"]`` False: one agent plays the task set's single-agent env, as :mod:`eai_gym.rl` does).
 
     ``server`` (an entry point ``main(argv) -> exit code``, or None) is what ``eai-gym serve WORLD ...`` runs.
 
