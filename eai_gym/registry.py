@@ -134,6 +134,31 @@ class EnvSpec:
     max_episode_steps: int | None = None
 
 
+#: what a split is for: training data, or evaluation only
+SPLIT_ROLES = ("train", "eval")
+
+
+@dataclass(frozen=True)
+class SplitSpec:
+    """A named set of a world's tasks and what it is for (``role``: ``"train"`` or ``"eval"``).
+
+    Entry points: ``task_ids() -> list[str]`` (None: the world's task set, its ``ids()``) and ``play(task_id,
+    protocol) -> (env id, make kwargs, reset options)`` (None: the task set's ``play``). Every dataset builder and
+    RL adapter (:mod:`eai_gym.rl`) reads a world's splits from here; a split whose role is ``eval`` is never handed
+    out as training data.
+    """
+
+    name: str
+    role: str
+    description: str
+    task_ids: str | None = None
+    play: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.role not in SPLIT_ROLES:
+            raise RegistryError(f"split {self.name!r}: role must be one of {', '.join(SPLIT_ROLES)}, not {self.role!r}")
+
+
 @dataclass(frozen=True)
 class ModeSpec:
     """One way of scoring a world's outputs offline (and, as later slots fill, of prompting and running it).
@@ -202,11 +227,15 @@ class WorldSpec:
 
     ``agent_prompt`` (a module, or None) lets ``eai-gym evaluate WORLD --mode episodes`` put a model in front of
     the world: ``instructions(options)``, ``examples(options)`` and ``env_kwargs(options)``; with ``TEAM_ENV``
-    (a PettingZoo parallel env id) every agent of that env plays, each with its own model and history.
+    (a PettingZoo parallel env id) every agent of that env plays, each with its own model and history
+    (``options["team"]`` False: one agent plays the task set's single-agent env, as :mod:`eai_gym.rl` does).
 
     ``server`` (an entry point ``main(argv) -> exit code``, or None) is the world's own env server, speaking
     ``server_protocol``: the default of ``eai-gym serve WORLD``. Every world is also served with each protocol of
     :data:`SERVERS` (see :func:`server_protocols`, :func:`serve`).
+
+    ``splits``: the world's named task splits (:class:`SplitSpec`), the first being the task set; a world that
+    declares none has one, ``eval``: its task set, for evaluation only (:attr:`split_specs`).
     """
 
     name: str
@@ -218,6 +247,22 @@ class WorldSpec:
     agent_prompt: str | None = None
     server: str | None = None
     server_protocol: str = "native"
+    splits: tuple[SplitSpec, ...] = ()
+
+    @property
+    def split_specs(self) -> tuple[SplitSpec, ...]:
+        """The declared splits, or (none declared) the task set as one evaluation split named ``eval``."""
+        return self.splits or (SplitSpec("eval", "eval", f"{self.title}: the world's task set (evaluation only)"),)
+
+    def split(self, name: str | None = None) -> SplitSpec:
+        """A split by name (None: the first, the task set)."""
+        specs = self.split_specs
+        if name is None:
+            return specs[0]
+        for s in specs:
+            if s.name == name:
+                return s
+        raise RegistryError(f"{self.name} has split(s) {', '.join(s.name for s in specs)}, not {name!r}")
 
     @property
     def env_ids(self) -> tuple[str, ...]:

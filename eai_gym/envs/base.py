@@ -72,6 +72,7 @@ class TaskTextEnv(gym.Env[str, Any]):
         self.actions: list[Action] = []
         self.last_feedback = ""
         self._plan_lengths = {}
+        self._plan_by_object = {}
 
     #: attributes a pickled copy leaves out (caches whose contents do not pickle); the world's env rebuilds
     #: them in ``__setstate__``
@@ -140,10 +141,19 @@ class TaskTextEnv(gym.Env[str, Any]):
         return None
 
     def _plan_length(self, state: Any) -> int | None:
-        key = id(state)
-        if self._plan_lengths.get(key, (None, None))[0] is not state:
-            self._plan_lengths[key] = (state, self.shortest_plan_length(state))
-        return self._plan_lengths[key][1]
+        """:meth:`shortest_plan_length`, remembered for the episode by the state's content (``state.key()``, where
+        the state has one; else the state object): a step that comes back to a state of the episode (a failed
+        action, an undone one, a walk back) needs no plan search."""
+        seen = self._plan_by_object.get(id(state))
+        if seen is not None and seen[0] is state:
+            return seen[1]
+        key = ((id(getattr(state, "scene", None)), state.key()) if callable(getattr(state, "key", None))
+               else ("object", id(state)))
+        hit = self._plan_lengths.get(key)
+        if hit is None or (key[0] == "object" and hit[0] is not state):
+            hit = self._plan_lengths[key] = (state, self.shortest_plan_length(state))
+        self._plan_by_object[id(state)] = (state, hit[1])
+        return hit[1]
 
     def progress_report(self) -> dict[str, Any]:
         """``{"definition", "value", ...}``. ``subgoal_plan``: ``(L0 - L) / L0`` (at least 0; 1 on success),
@@ -183,7 +193,8 @@ class TaskTextEnv(gym.Env[str, Any]):
         self.episode = Episode(self.world, tid, self.task.initial_state, parse=self.parse)
         self.actions = self.catalogue(self.task) if self.action_mode == "index" else []
         self.last_feedback = "The episode starts."
-        self._plan_lengths: dict[int, tuple[Any, int | None]] = {}
+        self._plan_lengths: dict[Any, tuple[Any, int | None]] = {}  # by state content (:meth:`_plan_length`)
+        self._plan_by_object: dict[int, tuple[Any, int | None]] = {}  # the same, by state object (no key to make)
         return self.observation()[:MAX_OBS], self._info(None)
 
     def step(self, action: Any):

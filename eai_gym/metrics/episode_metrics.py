@@ -117,18 +117,21 @@ class ProgressHistory:
     def __init__(self, report: Mapping[str, Any]) -> None:
         self.values: list[float] = []
         self.latest: dict[str, Any] = {}
+        self.best = 0.0  # max(self.values), kept as values come
         self.update(report)
 
     def update(self, report: Mapping[str, Any]) -> dict[str, Any]:
         self.latest = dict(report)
-        self.values.append(float(report["value"]))
+        value = float(report["value"])
+        self.best = max(self.best, value) if self.values else value  # (as max(list) compares, NaN included)
+        self.values.append(value)
         return self.current()
 
     def current(self) -> dict[str, Any]:
-        return {**self.latest, "max": max(self.values), "step": len(self.values) - 1}
+        return {**self.latest, "max": self.best, "step": len(self.values) - 1}
 
     def summary(self) -> dict[str, Any]:
-        return {**self.latest, "final": self.values[-1], "max": max(self.values), "history": list(self.values),
+        return {**self.latest, "final": self.values[-1], "max": self.best, "history": list(self.values),
                 "steps": len(self.values) - 1}
 
 

@@ -41,7 +41,7 @@ from ..arguments import (ArgumentRangeError, action_index, check_seed, check_tex
 from ..base import CHARSET, MAX_ACTION, MAX_OBS, printable
 from ...core import Action, Step
 from ...core.step import raw_text
-from .progress import progress_series
+from .progress import ProgressTracker
 from ..text_space import TextObservation
 from .command_errors import classify
 from .engine import NOTHING, Engine
@@ -100,6 +100,7 @@ class AlfWorldEnv(gym.Env[str, Any]):
         self._admissible = sorted(self._commands)
         self._obs = printable(self.engine.intro(game.task_text(template)))[:MAX_OBS]
         self._conditions: GoalConditions | None = None
+        self._progress: ProgressTracker | None = None  # the progress measures, fed each step's row once
         self._rows = [{"action": None, "obs": self._obs, "won": self.engine.won(self.state), "state": self.state.copy()}]
         self._step: dict = {}  # no action yet ({} not None: vector envs batch infos by type)
         self._won_info: dict[str, Any] | None = None  # the info of the step that won the game
@@ -230,17 +231,24 @@ class AlfWorldEnv(gym.Env[str, Any]):
     def progress_report(self) -> dict[str, Any]:
         """AgentQuest's oracle-plan progress (``value``), with the FSM and AgentBoard variants."""
         assert self.engine is not None
-        for row in self._rows:
-            if "plan_length" not in row:
-                plan = self.oracle.plan(row["state"])
-                row["plan_length"] = len(plan) if plan is not None else None
         g = self.engine.game
-        series = progress_series(g.task_type, g.params, self._rows)
-        last = {k: v[-1] if v else (0.0 if k != "fsm_states" else None) for k, v in series.items()}
+        tracker = self._progress
+        if tracker is None:
+            tracker = self._progress = ProgressTracker(g.task_type, g.params, self._plan_row(self._rows[0]))
+        for row in self._rows[tracker.fed:]:  # the steps since the last report (progress_series, incrementally)
+            tracker.add(self._plan_row(row))
+        last = tracker.latest()
         return {"definition": "agentquest_oracle_plan", "value": last["agentquest"],
                 "plan_length": self._rows[-1]["plan_length"], "fsm": last["fsm"], "fsm_state": last["fsm_states"],
                 "agentboard": last["agentboard"], "fsm_dialect_aware": last["fsm_dialect_aware"],
                 "agentboard_dialect_aware": last["agentboard_dialect_aware"]}
+
+    def _plan_row(self, row: dict[str, Any]) -> dict[str, Any]:
+        """``row`` with the oracle's plan length from its state (None: the goal is unreachable)."""
+        if "plan_length" not in row:
+            plan = self.oracle.plan(row["state"])
+            row["plan_length"] = len(plan) if plan is not None else None
+        return row
 
     def facts(self) -> list[str]:
         """The true state in words: ``at loc 3``, ``in apple 1 fridge 1``, ``holds mug 1``, ``opened fridge 1``,

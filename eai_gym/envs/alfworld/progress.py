@@ -141,3 +141,56 @@ def progress_series(task_type: str, params: dict[str, Any], steps: Sequence[dict
             "agentboard": agentboard_progress(steps, agentboard_subgoals(task_type, obj, recep, toggle)),
             "agentboard_dialect_aware": agentboard_progress(steps, agentboard_subgoals(task_type, obj, recep, toggle,
                                                                                        True))}
+
+
+class ProgressTracker:
+    """:func:`progress_series`, one step at a time: the env feeds each new step record (:meth:`add`) and reads the
+    latest value of every measure (:meth:`latest`), equal to the last values of :func:`progress_series` over every
+    record fed, without going over the earlier ones again.
+
+    Args:
+        task_type: the game's task type.
+        params: its ``object_target``, ``parent_target`` and ``toggle_target``.
+        start: the record of the reset (with its ``plan_length``).
+    """
+
+    def __init__(self, task_type: str, params: dict[str, Any], start: dict[str, Any]) -> None:
+        if task_type not in FSMS:
+            raise ValueError(f"unknown task_type {task_type!r}; expected one of {', '.join(FSMS)}")
+        obj, recep, toggle = (params.get("object_target", ""), params.get("parent_target", ""),
+                              params.get("toggle_target", ""))
+        self.obj, self.final = obj.lower(), (recep or toggle).lower()
+        self.names, self.moves = FSMS[task_type]
+        self.l0 = self.current = start["plan_length"]
+        self.fsm = [0, 0]  # the FSM state: plain, dialect-aware
+        self.subgoals = [agentboard_subgoals(task_type, obj, recep, toggle, aware) for aware in (False, True)]
+        self.flags = [[False] * len(s) for s in self.subgoals]
+        self.fed = 1  # records fed, the reset's included
+        self._latest: dict[str, Any] = {"agentquest": 0.0, "fsm": 0.0, "fsm_states": None, "fsm_dialect_aware": 0.0,
+                                        "agentboard": 0.0, "agentboard_dialect_aware": 0.0}
+
+    def add(self, step: dict[str, Any]) -> None:
+        """Feed the next step record (``action``, ``obs``, ``won``, ``plan_length``)."""
+        if NOTHING not in step["obs"]:
+            self.current = step["plan_length"]
+        diff = self.l0 - self.current
+        out: dict[str, Any] = {"agentquest": diff / self.l0 if diff > 0 and self.l0 else 0.0}
+        for k, aware in enumerate((False, True)):
+            ev = _events(step["action"] or "", step["obs"], self.obj, self.final, aware)
+            if ev is not None:
+                self.fsm[k] = self.moves.get((self.fsm[k], ev), self.fsm[k])
+        out["fsm"] = self.fsm[0] / (len(self.names) - 1)
+        out["fsm_states"] = self.names[self.fsm[0]]
+        out["fsm_dialect_aware"] = self.fsm[1] / (len(self.names) - 1)
+        text = re.sub(r"^You arrive at loc \d+\. ", "", step["obs"])
+        for k, key in enumerate(("agentboard", "agentboard_dialect_aware")):
+            flags = self.flags[k]
+            for i, pat in enumerate(self.subgoals[k]):
+                flags[i] = flags[i] or re.search(pat, text) is not None
+            out[key] = 1.0 if step["won"] else sum(flags) / (len(flags) + 1)
+        self._latest = out
+        self.fed += 1
+
+    def latest(self) -> dict[str, Any]:
+        """The measures after the last record fed (before any step: 0.0, and None for the FSM state name)."""
+        return dict(self._latest)

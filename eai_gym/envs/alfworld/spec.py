@@ -3,7 +3,7 @@
 Light on purpose: importing it imports neither Gymnasium nor the world nor its data.
 """
 
-from ...registry import EnvSpec, ModeSpec, Option, SummaryKey, WorldSpec, similarity_mode
+from ...registry import EnvSpec, ModeSpec, Option, SplitSpec, SummaryKey, WorldSpec, similarity_mode
 
 SCORING = "eai_gym.scoring.alfworld.modes"
 COMMANDS_INPUT = "one JSON file of {game, commands} items"
@@ -19,6 +19,15 @@ WORLD = WorldSpec(
     agent_prompt="eai_gym.envs.alfworld.agent_prompt",
     server="eai_gym.serve.alfworld:main",
     server_protocol="agentgym",
+    splits=(
+        SplitSpec("eval_out_of_distribution", "eval", "the 134 shipped eval games on floor plans never trained on "
+                  "(ALFWorld's valid_unseen task-type mix): the task set"),
+        SplitSpec("train", "train", "3,553 games generated on ALFWorld's training floor plans (its train size)",
+                  task_ids="eai_gym.envs.alfworld.splits:train_ids", play="eai_gym.envs.alfworld.splits:play_train"),
+        SplitSpec("eval_in_distribution", "eval", "140 games generated on the training floor plans from other seeds "
+                  "(ALFWorld's valid_seen size)", task_ids="eai_gym.envs.alfworld.splits:seen_ids",
+                  play="eai_gym.envs.alfworld.splits:play_seen"),
+    ),
     modes=(
         ModeSpec("alfworld", "commands", "replay each game's commands: success and every progress metric", ("fixed",),
                  f"{SCORING}:commands_jobs", gold=f"{SCORING}:commands_gold", options=(DIALECT,),

@@ -3,7 +3,7 @@
 Light on purpose: importing it imports neither Gymnasium nor the world nor its data.
 """
 
-from ...registry import EnvSpec, ModeSpec, Option, SummaryKey, WorldSpec, similarity_mode
+from ...registry import EnvSpec, ModeSpec, Option, SplitSpec, SummaryKey, WorldSpec, similarity_mode
 from ..eai_options import (ALL_FRACTION, ALL_PERCENT, EAI_KEYS, GOAL_COUNTS_AND_FRACTIONS, PLANNER, PLANNER_TIMEOUT,
                            PROTOCOLS, SEED)
 
@@ -21,6 +21,7 @@ WORLD = WorldSpec(
     envs=(EnvSpec("eai_gym/Behavior-v0", "eai_gym.envs.behavior.env:BehaviorEnv", max_episode_steps=200),),
     task_set="eai_gym.envs.behavior.taskset",
     agent_prompt="eai_gym.envs.behavior.agent_prompt",
+    splits=(SplitSpec("eval", "eval", "EAI's 100 BEHAVIOR activities: an evaluation set (EAI has no training split)"),),
     modes=(
         ModeSpec("behavior", "action_sequencing", "replay each output's action list through the world",
                  PROTOCOLS, f"{SCORING}:action_jobs", gold=f"{SCORING}:action_gold",

@@ -24,7 +24,7 @@ from .intermediates import activity_intermediates
 from .state import B1KState
 from .mask import KeptMask
 from .observe import KeptDescription
-from .world import ACTIONS, NO_TARGET, Behavior1KWorld, Catalogue, catalogue_calls, load_task
+from .world import ACTIONS, NO_TARGET, Behavior1KWorld, Catalogue, catalogue_calls, load_task, to_text
 
 
 class Behavior1KEnv(TaskTextEnv):
@@ -83,6 +83,15 @@ class Behavior1KEnv(TaskTextEnv):
         :meth:`full_legal_mask` decides every candidate afresh."""
         assert self.episode is not None
         return self._mask.array(self.episode.state, self.action_space.n)
+
+    def legal_actions(self) -> list[str]:
+        """The actions that would succeed now, as text, in catalogue order: the kept mask's answers (as
+        :meth:`legal_mask`, in text mode too), equal to ``world.legal_actions(state)`` decided afresh."""
+        assert self.task is not None and self.episode is not None
+        mask = self._mask if self.action_mode == "index" else self._kept_masks.take(
+            self.task.id, lambda: KeptMask(self.world.legal, catalogue_calls(self.task.id), self.task.id))
+        calls = mask.calls
+        return [to_text(*calls[i]) for i in sorted(mask.legal(self.episode.state))]
 
     def full_legal_mask(self) -> np.ndarray:
         """:meth:`legal_mask` without kept answers: every candidate entry's preconditions on a probe."""

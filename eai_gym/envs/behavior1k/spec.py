@@ -3,7 +3,7 @@
 Light on purpose: importing it imports neither Gymnasium nor the world nor its data.
 """
 
-from ...registry import EnvSpec, ModeSpec, SummaryKey, WorldSpec, similarity_mode
+from ...registry import EnvSpec, ModeSpec, SplitSpec, SummaryKey, WorldSpec, similarity_mode
 
 PROTOCOLS = ("bddl-3.6.0",)
 #: goal interpretation is scored as EAI scores BEHAVIOR's: its two protocols (docs/goal_interpretation.md)
@@ -21,6 +21,7 @@ WORLD = WorldSpec(
     envs=(EnvSpec("eai_gym/Behavior1K-v0", "eai_gym.envs.behavior1k.env:Behavior1KEnv", max_episode_steps=300),),
     task_set="eai_gym.envs.behavior1k.taskset",
     agent_prompt="eai_gym.envs.behavior1k.agent_prompt",
+    splits=(SplitSpec("eval", "eval", "BEHAVIOR-1K's 1,016 bddl 3.6.0 activities: the benchmark's tasks, for evaluation (no training split ships)"),),
     modes=(
         ModeSpec("behavior1k", "action_sequencing", "replay each output's action list through the symbolic world",
                  PROTOCOLS, f"{SCORING}:action_jobs", gold=f"{SCORING}:action_gold", inputs=BEHAVIOR_INPUT,

@@ -34,8 +34,8 @@ def play(t: str | None, protocol: str) -> tuple[str, dict, dict | None]:
 
 
 def legal_actions(env: Any) -> list[str]:
-    base = env.unwrapped
-    return [a.raw for a in base.world.legal_actions(base.episode.state)]
+    """The env's legal actions, from its kept mask (:meth:`~.env.Behavior1KEnv.legal_actions`)."""
+    return env.unwrapped.legal_actions()
 
 
 def category(t: str) -> None:

@@ -20,7 +20,10 @@ def instructions(options: dict | None = None) -> str:
 
     agent = (options or {}).get("agent", "agent_0")
     who = "the robot (agent_0)" if agent == "agent_0" else "the human (agent_1)"
-    return (f"You are {who}, one of two agents rearranging objects in a house together. Act with one skill per "
+    # options["team"] False: the robot alone, in the Gymnasium env (eai_gym.rl's adapters)
+    role = ("alone in a house, rearranging its objects" if (options or {}).get("team", True) is False
+            else "one of two agents rearranging objects in a house together")
+    return (f"You are {who}, {role}. Act with one skill per "
             "reply, in PARTNR's syntax: Name[arg, ...], e.g. Navigate[table_1], Pick[cup_1], "
             "Place[cup_1, on, table_1, None, None] (object, on/within, furniture, spatial constraint or None, "
             "reference object or None), Open[cabinet_2], Wait[], Done[] when you have nothing left to do.\n"
@@ -29,16 +32,17 @@ def instructions(options: dict | None = None) -> str:
 
 
 def examples(options: dict | None = None) -> str:
-    return _examples()
+    """The oracle's scripts for the example episode: both agents', or the robot's alone with ``team`` False."""
+    return _examples((options or {}).get("team", True) is not False)
 
 
-@lru_cache(maxsize=1)
-def _examples() -> str:
-    from .episode import shipped_episodes
+@lru_cache(maxsize=2)
+def _examples(team: bool = True) -> str:
+    from .episode import AGENTS, shipped_episodes
     from .oracle import oracle_scripts
 
     episode = shipped_episodes("val")[EXAMPLE_EPISODE]
-    scripts = oracle_scripts(episode)
+    scripts = oracle_scripts(episode, AGENTS if team else AGENTS[:1])
     lines = [f"Task: {episode.instruction}"]
     for agent, script in scripts.items():
         lines.append(f"{agent}: " + " ; ".join(s for s in script if s != "Wait[]"))

@@ -3,7 +3,7 @@
 Light on purpose: importing it imports neither Gymnasium nor the world nor its data.
 """
 
-from ...registry import EnvSpec, ModeSpec, Option, SummaryKey, WorldSpec, similarity_mode
+from ...registry import EnvSpec, ModeSpec, Option, SplitSpec, SummaryKey, WorldSpec, similarity_mode
 
 PROTOCOLS = ("fixed", "partnr")
 SCORING = "eai_gym.scoring.rearrange.modes"
@@ -18,6 +18,7 @@ WORLD = WorldSpec(
           EnvSpec("eai_gym/Rearrange-v0", "eai_gym.envs.rearrange.env:RearrangeEnv")),  # truncates itself
     task_set="eai_gym.envs.rearrange.taskset",
     agent_prompt="eai_gym.envs.rearrange.agent_prompt",
+    splits=(SplitSpec("val", "eval", "the packaged validation episodes (12 houses, eai-gym's seeded generator): for evaluation; no training episodes ship"),),
     modes=(
         ModeSpec("rearrange", "facts", "replay per-step world facts through the evaluation engine", PROTOCOLS,
                  f"{SCORING}:facts_jobs", load_items=f"{SCORING}:facts_items", result=f"{SCORING}:facts_result",

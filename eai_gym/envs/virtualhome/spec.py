@@ -3,7 +3,7 @@
 Light on purpose: importing it imports neither Gymnasium nor the world nor its data.
 """
 
-from ...registry import EnvSpec, ModeSpec, Option, SummaryKey, WorldSpec, similarity_mode
+from ...registry import EnvSpec, ModeSpec, Option, SplitSpec, SummaryKey, WorldSpec, similarity_mode
 from ..eai_options import ALL_FRACTION, ALL_PERCENT, EAI_KEYS, PLANNER, PLANNER_TIMEOUT, PROTOCOLS, SEED
 
 SCORING = "eai_gym.scoring.virtualhome.modes"
@@ -18,6 +18,7 @@ WORLD = WorldSpec(
     envs=(EnvSpec("eai_gym/VirtualHome-v0", "eai_gym.envs.virtualhome.env:VirtualHomeEnv", max_episode_steps=100),),
     task_set="eai_gym.envs.virtualhome.taskset",
     agent_prompt="eai_gym.envs.virtualhome.agent_prompt",
+    splits=(SplitSpec("eval", "eval", "EAI's 342 VirtualHome tasks: an evaluation set (EAI has no training split)"),),
     modes=(
         ModeSpec("virtualhome", "action_sequencing", "replay each output's action script through the world",
                  PROTOCOLS, f"{SCORING}:action_jobs", gold=f"{SCORING}:action_gold",
