@@ -1,30 +1,5 @@
-"""ALFWorld as a Gymnasium text env: ``eai_gym/AlfWorld-v0``.
-
-``gymnasium.make("eai_gym/AlfWorld-v0", dialect="0.4", request_infos=["admissible_commands", "won",
-"expert_plan", "facts"])``. ``reset(seed, options=...)``: ``{"game": folder}`` plays any folder holding
-``initial_state.pddl`` and ``traj_data.json`` (ALFWorld's own game folders work as they are);
-``{"split": "eval", "index": i}`` one of the 134 shipped eval games; ``{"split": "train", "seed": s,
-"task_type": t}`` a generated train game; otherwise a game drawn with the env's seeded generator from
-``games`` (a list of folders or games) or, by default, from the eval split. ``options={"template": 0 or 1}`` picks the
-task text template (default: drawn, as ALFWorld draws it). Other keys, and values of the wrong type or out of
-range, are errors (``ValueError``/``TypeError``, :mod:`eai_gym.envs.arguments`). Observations and feedback are ALFWorld's
-texts (:mod:`.engine`); a command that is not admissible gives ``Nothing happens.``. Reward 1 when
-the goal is reached, which terminates the episode (``done == won``, as in ALFWorld).
-
-A won game is frozen, as textworld's batch env (which every ALFWorld env goes through) freezes a game
-once a step returned ``done``: further steps without ``reset`` change nothing and return the winning
-step's observation and info again (admissible commands, ``won``, expert plan, facts), with
-``terminated=True``; the reward is 0.0 (textworld repeats its score, 1, which is cumulative: the
-episode's return stays 1); ``info["step"]`` records the ignored command (``ok`` False, no error,
-``details["after_win"]``), and the trajectory behind the metric hooks does not grow.
-
-Info keys, opt-in like TextWorld's ``EnvInfos``: ``admissible_commands`` (sorted), ``won``,
-``expert_plan`` (the oracle's cost-optimal remaining plan, see :mod:`.oracle`), ``expert_next`` (its
-next command, None once won: a next-command expert), ``facts`` (the true
-state as readable facts); always ``game`` and ``task_type``. ``action_mode="index"`` takes an
-integer into the admissible commands (``Discrete(MAX_COMMANDS)``) with ``info["action_mask"]``; an index past
-the admissible commands is a command that does nothing (``Nothing happens.``), one outside the space an error.
-"""
+"""ALFWorld as a Gymnasium text env, ``eai_gym/AlfWorld-v0``: :class:`AlfWorldEnv` (its docstring documents the
+env: spaces, rewards, reset options, info keys, the frozen game after a win)."""
 
 from __future__ import annotations
 
@@ -52,12 +27,112 @@ from .oracle import Oracle
 
 INFOS = ("admissible_commands", "won", "expert_plan", "expert_next", "facts")
 MAX_COMMANDS = 512
-#: the keys ``reset(options=...)`` accepts (see the module docstring; an unknown key is a ``ValueError``)
+#: the keys ``reset(options=...)`` accepts (see :class:`AlfWorldEnv`; an unknown key is a ``ValueError``)
 RESET_OPTIONS = ("game", "split", "index", "seed", "task_type", "template")
 SPLITS = ("eval", "train")
 
 
 class AlfWorldEnv(gym.Env[str, Any]):
+    """An ALFWorld text game per episode: alfworld 0.4.2's texts and admissible commands, as ``eai_gym/AlfWorld-v0``.
+
+    ## Description
+
+    ALFWorld's household games (the ``alfred`` PDDL domain: find, take, clean, heat, cool, examine in light, put)
+    on a pure-Python engine that writes ALFWorld's texts and admissible commands and agrees with alfworld 0.4.2 +
+    textworld 1.7.0 step by step, in alfworld 0.4.2's text dialect (``dialect="0.4"``) or 0.3.3's (``"0.3"``).
+    The games: the 134 shipped games of the eval split, games generated with a seed on ALFWorld's floor plans (the
+    ``train`` split), or any folder with ``initial_state.pddl`` and ``traj_data.json`` (ALFWorld's own game
+    folders work as they are). An optimal-plan oracle gives the expert plan.
+
+    ## Action Space
+
+    ``action_mode="text"`` (default): ``Text(max_length=2000)`` over the printable ASCII characters, one command
+    per step (``go to cabinet 13``, ``take pan 1 from stoveburner 2``...). A command that is not admissible does
+    nothing (``Nothing happens.``) and is recorded as a failed step with its EAI error class (``parsing``,
+    ``hallucination``, ``affordance``, ``missing_step``); a batch (a list, a tuple...) is a ``TypeError``.
+
+    ``action_mode="index"``: ``Discrete(512)``, an index into the admissible commands (sorted), with
+    ``info["action_mask"]`` marking them; an index past the admissible commands is a command that does nothing
+    (``Nothing happens.``), an index outside the space an error.
+
+    ## Observation Space
+
+    ``Text(max_length=60000)`` over the printable ASCII characters, ALFWorld's own texts: after reset the welcome,
+    the room's receptacles and ``Your task is to: ...``; after a step, the command's feedback (``You arrive at
+    cabinet 13. The cabinet 13 is closed.``), as ALFWorld shows it (not the whole state).
+
+    ## Rewards
+
+    1.0 on the step that wins the game, else 0.0 (also on steps sent after the win: the episode's return is 1
+    once won).
+
+    ## Starting State
+
+    The game's initial state, the agent in the middle of the room. The game: ``options["game"]`` (a folder, or a
+    game) if given; ``{"split": "eval", "index": i}`` one of the 134 eval games; ``{"split": "train", "seed": s,
+    "task_type": t}`` a generated game (the first seed from ``s`` whose game is not already won and has a plan);
+    otherwise a game drawn with the env's generator (seeded by ``reset(seed=...)``) from ``games``, by default from
+    the eval split. The task text's template is ``options["template"]`` (0 or 1) or drawn, as ALFWorld draws it.
+
+    ## Episode End
+
+    - Termination: the game is won (``done == won``, as in ALFWorld). A won game is frozen, as textworld's batch
+      env freezes it: further steps change nothing and return the winning step's observation and info again
+      with ``terminated=True`` and reward 0.0; ``info["step"]`` records the ignored command (``ok`` False, no
+      error, ``details["after_win"]``) and the metric hooks' trajectory does not grow. A failed command ends
+      nothing.
+    - Truncation: after 100 steps (the ``TimeLimit`` that ``gymnasium.make`` adds; the class itself has none).
+
+    ## Information
+
+    ``reset`` and ``step`` return a dict with ``game`` (its name), ``task_type`` (one of ALFWorld's six),
+    ``step`` (the step record: ``index``, ``raw``, ``action``, ``ok``, ``error``, ``message``, ``feedback``,
+    ``details``; ``{}`` after reset) and, in index mode, ``action_mask`` (``int8``); the keys of
+    ``request_infos``, opt-in like TextWorld's ``EnvInfos``:
+
+    - ``admissible_commands``: the commands that do something now, sorted;
+    - ``won``: whether the game is won;
+    - ``expert_plan``: the oracle's cost-optimal remaining plan (``[]`` once won);
+    - ``expert_next``: its next command (None once won): a next-command expert;
+    - ``facts``: the true state as readable facts (``at loc 3``, ``in apple 1 fridge 1``, ``opened fridge 1``...).
+
+    The metric wrappers of ``eai_gym.wrappers`` read the env's hooks: ``goal_propositions()`` (the goal's
+    changeable conditions under their best binding), ``goal_report()`` (the share of them that hold) and
+    ``progress_report()`` (AgentQuest's oracle-plan progress, with the FSM and AgentBoard variants).
+
+    ## Arguments
+
+    ```python
+    >>> import gymnasium as gym, eai_gym
+    >>> env = gym.make("eai_gym/AlfWorld-v0", request_infos=["admissible_commands", "won", "expert_next"])
+    >>> obs, info = env.reset(seed=0, options={"split": "eval", "index": 0, "template": 0})
+    >>> obs.splitlines()[-1], info["task_type"], info["expert_next"]
+    ('Your task is to: put a pan in sinkbasin.', 'pick_and_place_simple', 'go to cabinet 13')
+    >>> obs, reward, terminated, truncated, info = env.step("go to cabinet 13")
+    >>> obs, reward, terminated
+    ('You arrive at cabinet 13. The cabinet 13 is closed.', 0.0, False)
+    >>> gym.make("eai_gym/AlfWorld-v0", action_mode="index").action_space
+    Discrete(512)
+
+    ```
+
+    | Parameter | Type | Default | Description |
+    |---|---|---|---|
+    | ``games`` | list or None | None | the games drawn from when the reset options name none: folders (``str`` or ``Path``) or games; None: the eval split |
+    | ``dialect`` | ``str`` | ``"0.4"`` | ``"0.4"`` (alfworld 0.4.2's texts) or ``"0.3"`` (0.3.3's) |
+    | ``request_infos`` | sequence of ``str`` | ``("admissible_commands", "won")`` | the opt-in info keys (see Information); an unknown one is a ``ValueError`` |
+    | ``action_mode`` | ``str`` | ``"text"`` | ``"text"`` or ``"index"`` (see Action Space) |
+    | ``render_mode`` | ``str`` or None | None | None or ``"ansi"`` (``render()`` returns the last observation) |
+
+    Reset options (``RESET_OPTIONS``): ``game`` (a folder or a game), ``split`` (``"eval"`` or ``"train"``),
+    ``index`` (an eval game, 0 to 133), ``seed`` and ``task_type`` (of a train game), ``template`` (0 or 1), as in
+    Starting State. Another key, a value of the wrong type or out of range is a ``ValueError`` or ``TypeError``
+    naming it; see ``eai_gym.envs.arguments``.
+
+    ## Version History
+
+    - v0: initial version (eai-gym 0.1.0).
+    """
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
     #: the keys ``reset(options=...)`` accepts
     RESET_OPTIONS = RESET_OPTIONS
@@ -184,7 +259,7 @@ class AlfWorldEnv(gym.Env[str, Any]):
         return self._obs, 1.0 if won else 0.0, won, False, copy.deepcopy(info) if won else info
 
     def _after_win(self, command: Any):
-        """A step sent after the winning one: nothing changes (see the module docstring)."""
+        """A step sent after the winning one: nothing changes (see the class docstring, Episode End)."""
         assert self._won_info is not None
         raw = raw_text(command)
         info = copy.deepcopy(self._won_info)

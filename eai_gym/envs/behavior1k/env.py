@@ -28,15 +28,109 @@ from .world import ACTIONS, NO_TARGET, Behavior1KWorld, Catalogue, catalogue_cal
 
 
 class Behavior1KEnv(TaskTextEnv):
-    """One BEHAVIOR-1K activity per episode.
+    """One BEHAVIOR-1K activity per episode: bddl 3.6.0's goals on a symbolic world, as ``eai_gym/Behavior1K-v0``.
 
-    Args:
-        activity: a fixed activity (default: ``options["activity"]`` or drawn with the reset seed).
-        action_mode: ``"text"`` (default) or ``"index"``.
-        terminate_on_error: end the episode at the first fatal error (offline scoring does).
-        terminate_on_success: end the episode when the goal holds (default).
-        render_mode: None or ``"ansi"``.
-        protocol: the goal semantics; only ``"bddl-3.6.0"`` (bddl's own evaluator, exactly), the default.
+    ## Description
+
+    BEHAVIOR-1K's 1,016 activities as the ``bddl`` 3.6.0 package ships them, without OmniGibson: one agent with
+    one hand, OmniGibson's symbolic primitives plus the actions the goals need, each object's abilities from the
+    knowledge base's properties, and the knowledge base's transition rules fired to a fixpoint after every action
+    (docs/behavior1k.md describes every action and rule). The goal is bddl 3.6.0's own semantics, exactly
+    (``eai_gym.envs.behavior1k.check_goal``). A failed action is classified in the EAI error taxonomy
+    (``parsing``, ``hallucination``, ``arguments``, ``affordance``, ``missing_step``, ``additional_step``; never
+    ``wrong_order``); an ``additional_step`` changes nothing and is not fatal.
+
+    ## Action Space
+
+    ``action_mode="text"`` (default): ``Text(max_length=2000)`` over the printable ASCII characters, one action
+    per step naming at most one target, in call syntax (``GRASP(apple.n.01_1)``; ``RELEASE()`` and ``WAIT()``
+    take none) or as one EAI BEHAVIOR item (``{"action": "GRASP", "object": "apple.n.01_1"}``). The 30 actions are
+    ``eai_gym.envs.behavior1k.world.ACTIONS``: ``NAVIGATE_TO``, ``GRASP``, ``RELEASE``, ``PLACE_ON_TOP``,
+    ``PLACE_INSIDE``, ``OPEN``, ``CLOSE``, ``TOGGLE_ON``, ``TOGGLE_OFF``, ``SOAK_UNDER``, ``SOAK_INSIDE``,
+    ``WIPE``, ``CUT``, ``PLACE_NEAR_HEATING_ELEMENT`` (OmniGibson's), ``PLACE_NEXT_TO``, ``PLACE_NEXT_TO_GROUP``,
+    ``PLACE_UNDER``, ``FILL``, ``POUR``, ``RINSE``, ``APPLY``, ``MIX``, ``ATTACH``, ``DETACH``, ``FOLD``,
+    ``UNFOLD``, ``DRAPE``, ``OVERLAY``, ``WAIT``, ``IGNITE`` (added). Any string is accepted: one that is not an
+    action is a failed step (``parsing``); a batch (a list, a tuple...) is a ``TypeError``.
+
+    ``action_mode="index"``: ``Discrete(2018)``, the largest catalogue over the activities. An activity's catalogue
+    lists every action (in the order above) on every object of the activity (declared, then the undeclared
+    intermediates its rules can make), and ``RELEASE()`` and ``WAIT()`` once. ``info["action_mask"]`` marks the
+    entries that would succeed; an index past the activity's catalogue is a failed step (``parsing``), an index
+    outside the space an error.
+
+    ## Observation Space
+
+    ``Text(max_length=60000)`` over the printable ASCII characters: the activity's name, its goal conditions in
+    BDDL, every entity with its kind (object or substance), whether it exists (``exists``, ``does not exist yet``,
+    ``gone``) and its facts, what the agent holds (``Holding:``), and ``Feedback:`` the result of the last action
+    (``The episode starts.`` after reset).
+
+    ## Rewards
+
+    1.0 on a step after which the goal holds (every top-level goal condition), else 0.0.
+
+    ## Starting State
+
+    The activity's ``:init`` atoms that hold, ``real`` for every declared entity that is not ``future``,
+    ``contains`` wherever ``filled``, and ``future`` for the undeclared intermediates; the hand is empty. The activity is ``options["activity"]`` (or ``options["task_id"]``) if
+    given, else the constructor's ``activity``, else one of the 1,016 drawn with the env's generator (seeded by
+    ``reset(seed=...)``). The dynamics are deterministic.
+
+    ## Episode End
+
+    - Termination: the goal holds (with ``terminate_on_success=True``, the default), or the action failed with a
+      fatal error, any but ``additional_step`` (with ``terminate_on_error=True``).
+    - Truncation: after 300 steps (the ``TimeLimit`` that ``gymnasium.make`` adds; the class itself has none).
+
+    ## Information
+
+    ``reset`` and ``step`` return a fresh dict with:
+
+    - ``task_id``: the activity's name;
+    - ``step``: the step record of the action (``index``, ``raw``, ``action`` (``{}`` when it was not parsed),
+      ``ok``, ``error`` (the EAI error type or None), ``message``, ``feedback``, ``details``: ``origin``,
+      ``"omnigibson"`` or ``"added"``, for an action that was run), ``{}`` after reset;
+    - ``goal``: ``success`` and ``conditions``, ``[satisfied, total]`` top-level goal conditions;
+    - ``action_mask`` (index mode): an ``int8`` array over the action space, 1 where the action would succeed.
+
+    The legal actions as text, in catalogue order, in either mode: ``env.unwrapped.legal_actions()``. The metric
+    wrappers of ``eai_gym.wrappers`` read the env's hooks: ``goal_propositions()`` (the goal's top-level conditions
+    and whether each holds), ``goal_report()`` and ``progress_report()`` (both the share of conditions that hold).
+
+    ## Arguments
+
+    ```python
+    >>> import gymnasium as gym, eai_gym
+    >>> env = gym.make("eai_gym/Behavior1K-v0")
+    >>> obs, info = env.reset(options={"activity": "adding_chemicals_to_hot_tub"})
+    >>> info["goal"]
+    {'success': False, 'conditions': [1, 2]}
+    >>> obs, reward, terminated, truncated, info = env.step("GRASP(chlorine__bottle.n.01_1)")
+    >>> obs, reward, terminated, truncated, info = env.step("POUR(hot_tub.n.02_1)")
+    >>> obs.splitlines()[-1], reward, terminated, info["goal"]
+    ('Feedback: POUR(hot_tub.n.02_1): done.', 1.0, True, {'success': True, 'conditions': [2, 2]})
+    >>> gym.make("eai_gym/Behavior1K-v0", action_mode="index").action_space
+    Discrete(2018)
+
+    ```
+
+    | Parameter | Type | Default | Description |
+    |---|---|---|---|
+    | ``activity`` | ``str`` or None | None | a fixed activity (None: drawn at each reset); an unknown one is an ``UnknownTaskError`` |
+    | ``action_mode`` | ``str`` | ``"text"`` | ``"text"`` or ``"index"`` (see Action Space) |
+    | ``terminate_on_error`` | ``bool`` | False | end the episode at the first fatal error, as offline plan scoring does |
+    | ``terminate_on_success`` | ``bool`` | True | end the episode when the goal holds |
+    | ``render_mode`` | ``str`` or None | None | None or ``"ansi"`` (``render()`` returns the observation) |
+    | ``protocol`` | ``str`` | ``"bddl-3.6.0"`` | the goal semantics; ``"bddl-3.6.0"`` (bddl's own evaluator, exactly) is the only one |
+
+    Reset options (``RESET_OPTIONS``): ``activity``, an activity's name (``str``), and ``task_id``, its other name
+    (``activity`` wins when both are given). Another key is a ``ValueError`` naming it, a value that is not a
+    ``str`` a ``TypeError``, an unknown activity an ``UnknownTaskError`` (a ``KeyError``); see
+    ``eai_gym.envs.arguments``.
+
+    ## Version History
+
+    - v0: initial version (eai-gym 0.1.0).
     """
 
     def __init__(self, activity: str | None = None, action_mode: str = "text", terminate_on_error: bool = False,

@@ -1,24 +1,6 @@
-"""The rearrange envs: PettingZoo ``eai_gym/rearrange-v0`` (parallel and AEC) and Gymnasium ``eai_gym/Rearrange-v0``.
-
-Both run :class:`~.world.RearrangeWorld` on an episode set (the shipped validation set by default).
-Observations are text: PARTNR's world description (furniture per room, objects and where they are)
-plus where the agent is, what it holds, the result of its last action and the other agent's last
-action. Actions are text in PARTNR's syntax (default) or, with ``action_mode="index"``, integers
-into the episode's catalogue (:mod:`.catalogue`) with ``info["action_mask"]``. The reward is the
-change in PARTNR's task percent complete (shared by both agents); an episode terminates on success
-or when every agent has said ``Done[]``, and is truncated after ``max_steps`` ticks. The infos carry
-the engine's metrics every tick and, at the end, the evaluation log and a failure explanation.
-``observation_mode="array"`` (parallel env) gives each observation as its ASCII codes in a
-``Box(0, 255, (16384,), uint8)``, for learners and tools that expect arrays (decode with
-:func:`as_text`).
-
-``reset(options=...)``: ``{"episode_id": id}`` (an episode of the set) or ``{"episode": dict}`` (one in the episode
-format); otherwise an episode drawn with the seed. Values of the wrong type are a ``TypeError``, an unknown id an
-:class:`~eai_gym.core.UnknownTaskError` (a ``KeyError``). Other keys are a ``ValueError`` in the Gymnasium env and
-left out by the PettingZoo envs (PettingZoo's test kit resets with an option of its own). Actions of the wrong kind
-(a batch in text mode; anything but an int in the space in index mode) are a ``TypeError``/``ValueError``
-(:mod:`eai_gym.envs.arguments`), in the AEC env when they are given; in text mode another value that is not a str
-is a failed step (``parsing``), and ``None`` an agent's "no new action" this tick.
+"""The rearrange envs: PettingZoo ``eai_gym/rearrange-v0`` (parallel and AEC; :class:`RearrangeParallelEnv`) and
+Gymnasium ``eai_gym/Rearrange-v0`` (:class:`RearrangeEnv`). Both run :class:`~.world.RearrangeWorld` on an episode
+set; the classes' docstrings document the envs (spaces, rewards, episode end, infos, arguments, reset options).
 """
 
 from __future__ import annotations
@@ -66,7 +48,122 @@ def as_text(obs: np.ndarray) -> str:
 
 
 class RearrangeParallelEnv(SessionMetricHooks, ParallelEnv):
-    """Robot (``agent_0``) and human (``agent_1``) in one house, acting concurrently."""
+    """A robot (``agent_0``) and a human (``agent_1``) acting concurrently in one house: PettingZoo's
+    ``eai_gym/rearrange-v0``, parallel and AEC.
+
+    ## Description
+
+    PARTNR's collaborative rearrangement without habitat-sim or gated data: two agents share a house (furniture in
+    rooms, objects on and in it) and act concurrently with PARTNR's high-level skills, each skill taking ticks; an
+    episode carries an instruction (``Task:`` in the observation) and PARTNR's evaluation spec (propositions,
+    dependencies, constraints), which the evaluation engine scores every tick. The episode set is the shipped
+    validation set (336 episodes in 12 houses; task kinds ``constraint_free``, ``spatial``, ``temporal``,
+    ``heterogeneous``: in a heterogeneous episode the robot cannot ``Clean``, ``Fill``, ``Pour``, ``PowerOn`` or
+    ``PowerOff``) unless ``episodes`` names another. ``protocol="fixed"`` applies the documented intent of the
+    evaluation, ``protocol="partnr"`` reproduces PARTNR's (docs/rearrange.md).
+
+    ``pettingzoo.make("parallel", "eai_gym/rearrange-v0")`` makes this class; ``pettingzoo.make("aec",
+    "eai_gym/rearrange-v0")`` wraps it in PettingZoo's ``parallel_to_aec`` (the agents act in turn, ``agent_0``
+    first, and the tick runs after the last one), checking each action when it is given.
+
+    ## Action Space
+
+    Per agent. ``action_mode="text"`` (default): ``Text(max_length=2000)`` over the printable ASCII characters,
+    one skill in PARTNR's syntax ``Tool[args]``: ``Navigate``, ``Pick``, ``Place``, ``Rearrange``, ``Open``,
+    ``Close``, ``Clean``, ``Fill``, ``Pour``, ``PowerOn``, ``PowerOff``, ``Explore``, ``Wait``,
+    ``FindObjectTool``, ``FindReceptacleTool``, ``FindRoomTool``, ``FindAgentActionTool``, ``Done``
+    (``Navigate[counter_1]``, ``Place[cup_1, on, table_2, None, None]``). An idle agent's action starts a skill;
+    a busy agent's action is ignored; ``None`` (or leaving the agent out of the actions dict) is "no new action"
+    this tick. A text not of the form ``Tool[args]`` is a failed step (``parsing``), an unknown tool a
+    ``hallucination``; a batch (a list, a tuple...) is a ``TypeError``.
+
+    ``action_mode="index"``: ``Discrete(4096)``, an index into the episode's catalogue (``Navigate`` to every
+    furniture, floor, room and object; ``Pick``; ``Place`` of every object on or within every receptacle and
+    floor, without ``next_to``; ``Open``/``Close``; the state skills on the objects that afford them;
+    ``Explore``; ``FindAgentActionTool[]``, ``Wait[]``, ``Done[]``), with ``info["action_mask"]`` marking the
+    entries whose immediate checks pass (only ``Wait[]`` for a busy agent). An index past the catalogue is a
+    failed step (``parsing``), an index outside the space an error.
+
+    ## Observation Space
+
+    Per agent. ``observation_mode="text"`` (default): ``Text(max_length=60000)`` over the printable ASCII
+    characters: the instruction, PARTNR's world description (``Furniture:`` per room, ``Objects:`` and where each
+    is), the agent's room and held object, the open furniture, its last action and its result (or the skill still
+    in progress), and the other agent's last action. With ``observability="partial"`` only the objects the agent
+    has seen, or either agent moved or changed, are listed, at their last known place.
+
+    ``observation_mode="array"``: the same text as ASCII codes, zero-padded, in a ``Box(0, 255, (16384,),
+    uint8)`` (``eai_gym.envs.rearrange.env.as_text`` decodes one).
+
+    ## Rewards
+
+    The change in PARTNR's task percent complete during the tick, the same for both agents. (The extra evaluation
+    update when an unsuccessful episode ends shows in the infos' figures, not in the reward.)
+
+    ## Starting State
+
+    The episode's house, objects and agents' places. The episode is ``options["episode"]`` (a dict in the episode
+    format) or ``options["episode_id"]`` (one of the set) if given, else the constructor's ``episode_id``, else
+    one drawn with the env's generator (seeded by ``reset(seed=...)``).
+
+    ## Episode End
+
+    - Termination: the task succeeds, or every agent has said ``Done[]`` (then, as PARTNR's runner does, one
+      extra evaluation update).
+    - Truncation: after ``max_steps`` ticks (300 by default), by the env itself.
+
+    Both agents end together; ``env.agents`` is then empty.
+
+    ## Information
+
+    Per agent, a fresh dict with ``episode_id``, ``task_kind``, ``tick``, ``feedback`` (``action``, ``ok``,
+    ``finished``, ``message``, ``error``, ``started``; ``{}`` after reset), ``busy``, ``step`` (the step record of
+    a skill that started or finished this tick, else ``{}``), ``task_percent_complete``, ``task_state_success``;
+    ``action_mask`` (index mode); ``legal_actions`` (with ``legal_actions_info=True``: the catalogue actions whose
+    immediate checks pass, as text); and at the end ``evaluation_log`` (PARTNR's task evaluation log) and
+    ``explanation`` (which proposition or constraint failed, in words).
+
+    ``state()`` is the world description as ``agent_0`` sees it. The metric wrappers of ``eai_gym.wrappers`` read
+    the env's hooks: ``goal_propositions()`` (the episode's propositions now, with their dependencies and the
+    constraints' validity), ``goal_report()`` and ``progress_report()`` (PARTNR's task percent complete).
+
+    ## Arguments
+
+    ```python
+    >>> import pettingzoo, eai_gym
+    >>> env = pettingzoo.make("parallel", "eai_gym/rearrange-v0")
+    >>> obs, infos = env.reset(seed=0, options={"episode_id": "house_03_temporal_02"})
+    >>> obs["agent_0"].splitlines()[-2:]
+    ['You are agent_0 (the robot), in kitchen_1, holding nothing.', 'agent_1 (the human) last action: none.']
+    >>> obs, rewards, terms, truncs, infos = env.step({"agent_0": "Navigate[counter_1]", "agent_1": "Explore[kitchen_1]"})
+    >>> rewards, infos["agent_0"]["feedback"]["message"], infos["agent_1"]["busy"]
+    ({'agent_0': 0.0, 'agent_1': 0.0}, 'Successful execution!', True)
+
+    ```
+
+    | Parameter | Type | Default | Description |
+    |---|---|---|---|
+    | ``episodes`` | path, list or None | None | the episode set: None (or ``"val"``) the shipped validation set; a path to an episode file; or a list of episodes (dicts) |
+    | ``episode_id`` | ``str`` or None | None | a fixed episode of the set (None: drawn at each reset); an unknown one is an ``UnknownTaskError`` |
+    | ``protocol`` | ``str`` | ``"fixed"`` | ``"fixed"`` or ``"partnr"`` (see Description) |
+    | ``observability`` | ``str`` | ``"full"`` | ``"full"`` or ``"partial"`` (see Observation Space) |
+    | ``action_mode`` | ``str`` | ``"text"`` | ``"text"`` or ``"index"`` (see Action Space) |
+    | ``max_steps`` | ``int`` | 300 | ticks before truncation (a positive int) |
+    | ``legal_actions_info`` | ``bool`` | False | add ``info["legal_actions"]`` |
+    | ``observation_mode`` | ``str`` | ``"text"`` | ``"text"`` or ``"array"`` (see Observation Space) |
+    | ``render_mode`` | ``str`` or None | None | None or ``"ansi"`` (``render()`` returns both agents' observations) |
+
+    Reset options (``RESET_OPTIONS``): ``episode`` (a dict in the episode format) and ``episode_id`` (a ``str``).
+    A value of the wrong type is a ``TypeError``, a malformed episode a ``ValueError``, an unknown id an
+    ``UnknownTaskError`` (a ``KeyError``); other keys are left out (PettingZoo's own API test resets with an
+    option of its own). Actions of the wrong kind are a ``TypeError`` or ``ValueError`` (see
+    ``eai_gym.envs.arguments``); the AEC env checks each when it is given, so a bad action leaves the cycle as it
+    was.
+
+    ## Version History
+
+    - v0: initial version (eai-gym 0.1.0).
+    """
 
     metadata = {"name": "eai_gym/rearrange-v0", "render_modes": ["ansi"], "is_parallelizable": True}
     #: the keys ``reset(options=...)`` reads (others are left out)
@@ -107,7 +204,7 @@ class RearrangeParallelEnv(SessionMetricHooks, ParallelEnv):
         return spaces.Text(MAX_ACTION, min_length=0, charset=CHARSET)
 
     def reset(self, seed: int | None = None, options: dict | None = None):
-        """A new episode. ``options``: ``{"episode_id": ...}`` or ``{"episode": ...}`` (see the module docstring);
+        """A new episode. ``options``: ``{"episode_id": ...}`` or ``{"episode": ...}`` (see the class docstring);
         other keys are left out, as PettingZoo's test kit resets with an option of its own."""
         where = f"{type(self).__name__}.reset()"
         seed = check_seed(seed, where)
@@ -165,6 +262,8 @@ class RearrangeParallelEnv(SessionMetricHooks, ParallelEnv):
 
 
 def parallel_env(**kwargs: Any) -> RearrangeParallelEnv:
+    """The entry point of ``eai_gym/rearrange-v0`` (parallel): a :class:`RearrangeParallelEnv`, whose docstring
+    documents the env (``kwargs``: its arguments)."""
     return RearrangeParallelEnv(**kwargs)
 
 
@@ -189,13 +288,109 @@ class CheckedActions(BaseWrapper):
 
 
 def aec_env(**kwargs: Any):
-    """The AEC form, by PettingZoo's standard conversion (its actions checked when given: :class:`CheckedActions`)."""
+    """The entry point of ``eai_gym/rearrange-v0`` (AEC): a :class:`RearrangeParallelEnv` (whose docstring documents
+    the env; ``kwargs``: its arguments) in PettingZoo's standard conversion ``parallel_to_aec``, its actions checked
+    when given (:class:`CheckedActions`)."""
     parallel = RearrangeParallelEnv(**kwargs)
     return CheckedActions(parallel_to_aec(parallel), parallel)
 
 
 class RearrangeEnv(SessionMetricHooks, gym.Env[str, Any]):
-    """The robot alone (``agent_0``, with every skill) in the same world: a Gymnasium text env."""
+    """The robot (``agent_0``) alone, with every skill, in the rearrange world: Gymnasium's ``eai_gym/Rearrange-v0``.
+
+    ## Description
+
+    The world of ``eai_gym/rearrange-v0`` (PARTNR's collaborative rearrangement without habitat-sim; see
+    ``RearrangeParallelEnv``) with one agent, ``agent_0``, which may use every skill (also in heterogeneous
+    episodes, where the robot of the two-agent env cannot ``Clean``, ``Fill``, ``Pour``, ``PowerOn`` or
+    ``PowerOff``). Each step is one tick of the world. The episode set is the shipped validation set (336
+    episodes in 12 houses) unless ``episodes`` names another; ``protocol="fixed"`` applies the documented intent of
+    PARTNR's evaluation, ``protocol="partnr"`` reproduces it (docs/rearrange.md).
+
+    ## Action Space
+
+    ``action_mode="text"`` (default): ``Text(max_length=2000)`` over the printable ASCII characters, one skill in
+    PARTNR's syntax ``Tool[args]`` (``Navigate[counter_1]``, ``Pick[cup_1]``, ``Place[cup_1, on, table_2, None,
+    None]``, ..., ``Done[]``; the skills of ``RearrangeParallelEnv``). The action sent while a skill is still
+    running is ignored; ``None`` is "no new action" this tick. A text not of the form ``Tool[args]`` is a failed
+    step (``parsing``), an unknown tool a ``hallucination``; a batch (a list, a tuple...) is a ``TypeError``.
+
+    ``action_mode="index"``: ``Discrete(4096)``, an index into the episode's catalogue (the catalogue of
+    ``RearrangeParallelEnv``), with ``info["action_mask"]`` marking the entries whose immediate checks pass (only
+    ``Wait[]`` while a skill runs). An index past the catalogue is a failed step (``parsing``), an index outside
+    the space an error.
+
+    ## Observation Space
+
+    ``Text(max_length=60000)`` over the printable ASCII characters: the instruction, PARTNR's world description
+    (``Furniture:`` per room, ``Objects:`` and where each is), the agent's room and held object, the open
+    furniture, and its last action and its result (or the skill still in progress). With
+    ``observability="partial"`` only the objects the agent has seen or changed are listed, at their last known
+    place.
+
+    ## Rewards
+
+    The change in PARTNR's task percent complete during the tick. (The extra evaluation update when an
+    unsuccessful episode ends shows in the info's figures, not in the reward.)
+
+    ## Starting State
+
+    The episode's house, objects and the robot's place. The episode is ``options["episode"]`` (a dict in the
+    episode format) or ``options["episode_id"]`` (one of the set) if given, else the constructor's
+    ``episode_id``, else one drawn with the env's generator (seeded by ``reset(seed=...)``).
+
+    ## Episode End
+
+    - Termination: the task succeeds, or the agent has said ``Done[]`` (then, as PARTNR's runner does, one extra
+      evaluation update).
+    - Truncation: after ``max_steps`` ticks (300 by default), by the env itself (the id has no ``TimeLimit``).
+
+    ## Information
+
+    A fresh dict with ``episode_id``, ``task_kind``, ``tick``, ``feedback`` (``action``, ``ok``, ``finished``,
+    ``message``, ``error``, ``started``; ``{}`` after reset), ``busy``, ``step`` (the step record of a skill that
+    started or finished this tick, else ``{}``), ``task_percent_complete``, ``task_state_success``;
+    ``action_mask`` (index mode); ``legal_actions`` (with ``legal_actions_info=True``: the catalogue actions whose
+    immediate checks pass, as text); and at the end ``evaluation_log`` (PARTNR's task evaluation log) and
+    ``explanation`` (which proposition or constraint failed, in words).
+
+    The metric wrappers of ``eai_gym.wrappers`` read the env's hooks: ``goal_propositions()`` (the episode's
+    propositions now, with their dependencies and the constraints' validity), ``goal_report()`` and
+    ``progress_report()`` (PARTNR's task percent complete).
+
+    ## Arguments
+
+    ```python
+    >>> import gymnasium as gym, eai_gym
+    >>> env = gym.make("eai_gym/Rearrange-v0", max_steps=50)
+    >>> obs, info = env.reset(seed=0, options={"episode_id": "house_03_temporal_02"})
+    >>> obs.splitlines()[-1]
+    'You are agent_0 (the robot), in kitchen_1, holding nothing.'
+    >>> obs, reward, terminated, truncated, info = env.step("Navigate[counter_1]")
+    >>> reward, info["feedback"]["message"], info["tick"]
+    (0.0, 'Successful execution!', 1)
+
+    ```
+
+    | Parameter | Type | Default | Description |
+    |---|---|---|---|
+    | ``episodes`` | path, list or None | None | the episode set: None (or ``"val"``) the shipped validation set; a path to an episode file; or a list of episodes (dicts) |
+    | ``episode_id`` | ``str`` or None | None | a fixed episode of the set (None: drawn at each reset); an unknown one is an ``UnknownTaskError`` |
+    | ``protocol`` | ``str`` | ``"fixed"`` | ``"fixed"`` or ``"partnr"`` (see Description) |
+    | ``observability`` | ``str`` | ``"full"`` | ``"full"`` or ``"partial"`` (see Observation Space) |
+    | ``action_mode`` | ``str`` | ``"text"`` | ``"text"`` or ``"index"`` (see Action Space) |
+    | ``max_steps`` | ``int`` | 300 | ticks before truncation (a positive int) |
+    | ``legal_actions_info`` | ``bool`` | False | add ``info["legal_actions"]`` |
+    | ``render_mode`` | ``str`` or None | None | None or ``"ansi"`` (``render()`` returns the observation) |
+
+    Reset options (``RESET_OPTIONS``): ``episode`` (a dict in the episode format) and ``episode_id`` (a ``str``).
+    Another key is a ``ValueError`` naming it, a value of the wrong type a ``TypeError``, a malformed episode a
+    ``ValueError``, an unknown id an ``UnknownTaskError`` (a ``KeyError``); see ``eai_gym.envs.arguments``.
+
+    ## Version History
+
+    - v0: initial version (eai-gym 0.1.0).
+    """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
     #: the keys ``reset(options=...)`` accepts
@@ -216,7 +411,7 @@ class RearrangeEnv(SessionMetricHooks, gym.Env[str, Any]):
                              else spaces.Text(MAX_ACTION, min_length=0, charset=CHARSET))
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        """A new episode. ``options``: ``{"episode_id": ...}`` or ``{"episode": ...}`` (see the module docstring)."""
+        """A new episode. ``options``: ``{"episode_id": ...}`` or ``{"episode": ...}`` (see the class docstring)."""
         where = f"{type(self).__name__}.reset()"
         seed = check_seed(seed, where)
         options = self.session.check_options(options, where)

@@ -29,18 +29,103 @@ from .world import VirtualHomeWorld, action_item_json
 
 
 class VirtualHomeEnv(TaskTextEnv):
-    """One EAI VirtualHome task per episode.
+    """One EAI VirtualHome task per episode: the evolving scene graph of ``eai-eval`` 1.0.5, as ``eai_gym/VirtualHome-v0``.
 
-    Args:
-        task_id: a fixed task (default: drawn with the reset seed, or ``options["task_id"]``).
-        protocol: ``"fixed"`` (default) or ``"eai-1.0.5"`` (reference vocabulary and object set: only
-            the task's relevant objects may be named, PLUGIN/PLUGOUT/RELEASE are unknown).
-        action_mode: ``"text"`` (default) or ``"index"``.
-        admissible: add ``info["admissible_actions"]`` (script strings that would execute).
-        terminate_on_error: end the episode at the first fatal error, as offline plan scoring does.
-        terminate_on_success: end the episode when the goal holds (default). Offline plan scoring runs the
-            whole plan and judges the final state: ``terminate_on_error=True, terminate_on_success=False``.
-        render_mode: None or ``"ansi"``.
+    ## Description
+
+    The 342 household tasks of the Embodied Agent Interface's VirtualHome benchmark (scene_1, acting character 65),
+    on the evolving-graph transition model of ``eai-eval`` 1.0.5's ``virtualhome_eval``: objects with states
+    (``OPEN``, ``ON``, ``PLUGGED_IN``...) and relations (``INSIDE``, ``ON``, ``CLOSE``, ``FACING``, ``HOLDS_RH``...),
+    and script actions with the reference's preconditions and effects. No Unity simulator is needed. Every failed
+    action is classified in the EAI error taxonomy (``parsing``, ``hallucination``, ``arguments``,
+    ``missing_step``, ``wrong_order``, ``affordance``, ``additional_step``). ``protocol="fixed"`` applies the
+    documented intent; ``protocol="eai-1.0.5"`` reproduces the reference: its action whitelist (no ``PLUGIN``,
+    ``PLUGOUT``, ``RELEASE``) and object set (only the task's relevant objects may be named); where the reference
+    evaluator aborts (``LOOKAT_SHORT``, ``LOOKAT_LONG``, the simulator's uncoded failures), the step record's
+    ``details`` carry ``reference_abort``.
+
+    ## Action Space
+
+    ``action_mode="text"`` (default): ``Text(max_length=2000)`` over the printable ASCII characters, one action
+    per step, in script syntax (``[WALK] <kitchen> (11)``, zero to two objects named by class name and id) or as
+    one EAI JSON item (``{"WALK": ["kitchen", "11"]}``). Any string is accepted: one that is not an action is a
+    failed step (``parsing``); a batch (a list, a tuple...) is a ``TypeError``.
+
+    ``action_mode="index"``: ``Discrete(4938)`` (``Discrete(4833)`` with ``protocol="eai-1.0.5"``), the largest
+    catalogue over the tasks. A task's catalogue lists every grounded action over its
+    objects: the action names in alphabetical order, each with no object, every object or every ordered pair of
+    distinct objects. ``info["action_mask"]`` marks the entries that would execute; an index past the task's
+    catalogue is a failed step (``parsing``), an index outside the space an error.
+
+    ## Observation Space
+
+    ``Text(max_length=60000)`` over the printable ASCII characters: the task's id, name and instruction, its goal
+    (node, edge and action goals), the task's objects (its relevant objects and the rooms) with their states,
+    properties and relations among them, ``You are <character> (65).``, and ``Feedback:`` the result of the last
+    action (``The episode starts.`` after reset).
+
+    ## Rewards
+
+    1.0 on a step after which the goal holds (every node, edge and action goal), else 0.0.
+
+    ## Starting State
+
+    The task's initial scene graph, as EAI ships it. The task is ``options["task_id"]`` if given, else the
+    constructor's ``task_id``, else one of the 342 drawn with the env's generator (seeded by ``reset(seed=...)``).
+    The dynamics are deterministic.
+
+    ## Episode End
+
+    - Termination: the goal holds (with ``terminate_on_success=True``, the default), or the action failed with a
+      fatal error, any but ``additional_step`` (with ``terminate_on_error=True``).
+    - Truncation: after 100 steps (the ``TimeLimit`` that ``gymnasium.make`` adds; the class itself has none).
+
+    ## Information
+
+    ``reset`` and ``step`` return a fresh dict with:
+
+    - ``task_id``: the task's id;
+    - ``step``: the step record of the action (``index``, ``raw``, ``action`` (``{}`` when it was not parsed),
+      ``ok``, ``error`` (the EAI error type or None), ``message``, ``feedback``, ``details`` such as the missing
+      preconditions), ``{}`` after reset;
+    - ``goal``: ``success`` and ``[matched, total]`` for the ``node``, ``edge`` and ``action`` goals;
+    - ``action_mask`` (index mode): an ``int8`` array over the action space, 1 where the action would execute;
+    - ``admissible_actions`` (with ``admissible=True``): the actions that would execute, in script syntax.
+
+    The metric wrappers of ``eai_gym.wrappers`` read the env's hooks: ``goal_propositions()`` (the node, edge and
+    action goals and whether each holds), ``goal_report()`` (EAI's total-goal partial credit) and
+    ``progress_report()`` (from the subgoal translator's shortest plan, else the share of goal propositions).
+
+    ## Arguments
+
+    ```python
+    >>> import gymnasium as gym, eai_gym
+    >>> env = gym.make("eai_gym/VirtualHome-v0", protocol="fixed", action_mode="index")
+    >>> env.action_space
+    Discrete(4938)
+    >>> obs, info = env.reset(seed=0, options={"task_id": "27_2"})
+    >>> obs.splitlines()[0], info["goal"]
+    ('Task 27_2: Wash clothes', {'success': False, 'node': [2, 3], 'edge': [0, 2], 'action': [0, 0]})
+
+    ```
+
+    | Parameter | Type | Default | Description |
+    |---|---|---|---|
+    | ``task_id`` | ``str`` or None | None | a fixed task (None: drawn at each reset); an unknown id is an ``UnknownTaskError`` |
+    | ``protocol`` | ``str`` | ``"fixed"`` | ``"fixed"`` or ``"eai-1.0.5"`` (see Description) |
+    | ``action_mode`` | ``str`` | ``"text"`` | ``"text"`` or ``"index"`` (see Action Space) |
+    | ``admissible`` | ``bool`` | False | add ``info["admissible_actions"]`` |
+    | ``terminate_on_error`` | ``bool`` | False | end the episode at the first fatal error, as offline plan scoring does |
+    | ``terminate_on_success`` | ``bool`` | True | end the episode when the goal holds; offline plan scoring runs the whole plan and judges the final state (``terminate_on_error=True, terminate_on_success=False``) |
+    | ``render_mode`` | ``str`` or None | None | None or ``"ansi"`` (``render()`` returns the observation) |
+
+    Reset options (``RESET_OPTIONS``): ``task_id``, a task id (``str``). Another key is a ``ValueError`` naming
+    it, a value that is not a ``str`` a ``TypeError``, an unknown task an ``UnknownTaskError`` (a ``KeyError``);
+    see ``eai_gym.envs.arguments``.
+
+    ## Version History
+
+    - v0: initial version (eai-gym 0.1.0).
     """
 
     def __init__(self, task_id: str | None = None, protocol: str = "fixed", action_mode: str = "text",
