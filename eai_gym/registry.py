@@ -1,4 +1,5 @@
-"""The one registry of worlds and their modes: what the CLI, the task sets, the reports and plan similarity read.
+"""The one registry of worlds and their modes: what the CLI, the task sets, the reports, plan similarity, the
+evaluation runner, the servers and the RL adapters read.
 
 Each world describes itself once, in a light module inside its own folder (``eai_gym/envs/<world>/spec.py``):
 a :class:`WorldSpec` with its environment ids, its task set and its scoring modes (:class:`ModeSpec`). Every
@@ -7,9 +8,13 @@ listing the worlds (``eai-gym --help``, ``eai-gym list``) imports no world, no G
 
     >>> from eai_gym import registry
     >>> [w.name for w in registry.worlds()]
-    ['virtualhome', 'behavior', 'rearrange', 'alfworld']
+    ['virtualhome', 'behavior', 'rearrange', 'alfworld', 'behavior1k']
+    >>> [m.name for m in registry.world("virtualhome").modes]
+    ['action_sequencing', 'subgoal_decomposition', 'goal_interpretation', 'transition_modeling', 'similarity']
     >>> registry.mode("behavior", "subgoal_decomposition").protocols
     ('fixed', 'eai-1.0.5')
+    >>> [(e.id, e.kind) for e in registry.world("rearrange").envs]
+    [('eai_gym/rearrange-v0', 'parallel'), ('eai_gym/rearrange-v0', 'aec'), ('eai_gym/Rearrange-v0', 'gymnasium')]
 
 A world outside the package (or a test's) joins with :func:`register_world`. Adding a world to the package is
 one line in :data:`WORLD_SPECS`; adding a mode is one :class:`ModeSpec` in its world's spec module.

@@ -8,7 +8,7 @@ Modes (``eai-gym score alfworld``; :mod:`.spec`)
     ``commands`` (default): replay each game's commands, success and every progress metric (AgentQuest,
     FSM, AgentBoard); ``similarity``: against the oracle's shortest plan. Protocol ``fixed``; ``--dialect``
     ``0.4`` (default) or ``0.3``.
-Environment ``eai_gym/AlfWorld-v0`` (:class:`.env.AlfWorldEnv`)
+Environment ``eai_gym/AlfWorld-v0`` (:class:`.env.AlfWorldEnv`, whose docstring documents it)
     Action space: ``Text`` (a command), or ``Discrete`` into the admissible commands with ``action_mode="index"``
     and ``info["action_mask"]``. Observation space: ``Text`` (ALFWorld's texts). Info keys opt in as in
     TextWorld (``admissible_commands``, ``won``, ``expert_plan``, ``expert_next``, ``facts``).
@@ -19,4 +19,8 @@ Data
     ``eai_gym/data/alfworld``: floor plans converted from the ``alfworld==0.4.2`` wheel (MIT) by
     ``tools/convert/alfworld.py`` and the 134-game eval split written by ``tools/convert/alfworld_splits.py``;
     provenance, sha256 and licence in its ``PROVENANCE.md``.
+
+>>> from eai_gym import registry
+>>> [m.name for m in registry.world("alfworld").modes]
+['commands', 'similarity']
 """

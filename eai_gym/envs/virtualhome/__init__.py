@@ -4,12 +4,14 @@ World
     The evolving-graph transition model of ``eai-eval`` 1.0.5's ``virtualhome_eval``: objects with states and
     relations (``INSIDE``, ``ON``, ``CLOSE``, ``FACING``, ``HOLDS_RH``...), script actions with the reference's
     preconditions and effects, failures mapped onto the EAI error taxonomy (:mod:`.world`, :mod:`.dynamics`).
-Modes (``eai-gym score virtualhome``; :mod:`.spec`)
+Modes (``eai-gym score virtualhome``; :mod:`.spec`), EAI's four modules and plan similarity
     ``action_sequencing`` (default): replay each output's script, EAI's goal and trajectory summary;
     ``subgoal_decomposition``: expand temporal-logic subgoals into actions and replay them;
+    ``goal_interpretation``: compare each output's goal conditions with the task's gold goals (precision, recall,
+    F1); ``transition_modeling``: score each output's PDDL operators against the gold ones and plan with them;
     ``similarity``: LCS, Jaccard and edit distance against the gold script. Protocols ``fixed`` (documented
     intent, default) and ``eai-1.0.5`` (the reference, bugs included).
-Environment ``eai_gym/VirtualHome-v0`` (:class:`.env.VirtualHomeEnv`)
+Environment ``eai_gym/VirtualHome-v0`` (:class:`.env.VirtualHomeEnv`, whose docstring documents it)
     Action space: ``Text`` (script syntax ``[WALK] <kitchen> (11)`` or one EAI JSON item), or ``Discrete``
     with ``action_mode="index"`` and ``info["action_mask"]``. Observation space: ``Text`` (task, goal, objects
     with states and relations, last feedback).
@@ -19,6 +21,10 @@ Reward and termination
 Data
     ``eai_gym/data/virtualhome``: converted from the ``eai-eval==1.0.5`` wheel (MIT) by
     ``tools/convert/virtualhome.py``; provenance, sha256 and licence in its ``PROVENANCE.md``.
+
+>>> from eai_gym import registry
+>>> [m.name for m in registry.world("virtualhome").modes]
+['action_sequencing', 'subgoal_decomposition', 'goal_interpretation', 'transition_modeling', 'similarity']
 """
 
 from __future__ import annotations

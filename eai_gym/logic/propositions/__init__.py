@@ -2,10 +2,21 @@
 dependencies, constraints and metrics), independent of any world: it scores any sequence of
 symbolic states given as :class:`Facts`.
 
->>> spec = EvaluationSpec.from_json(episode)            # PARTNR episode fields or a fact-replay case
->>> tracker = PropositionTracker(spec, protocol="fixed")  # or "partnr" for the reference's behaviour
->>> tracker.reset(facts_0); tracker.update(facts_1)       # one Facts per step
->>> tracker.task_percent_complete, tracker.evaluation_log(), tracker.explain()
+A spec comes from PARTNR's episode fields (or a fact-replay case); the tracker takes one :class:`Facts` per step
+(``protocol="fixed"``, or ``"partnr"`` for the reference's behaviour):
+
+>>> from eai_gym.logic.propositions import EvaluationSpec, PropositionTracker, WorldFacts
+>>> episode = {"entities": ["cup_1", "sink_1"], "rooms": ["kitchen"], "propositions": [
+...     {"function_name": "is_inside", "args": {"object_handles": ["cup_1"], "receptacle_handles": ["sink_1"]}}]}
+>>> tracker = PropositionTracker(EvaluationSpec.from_json(episode), protocol="fixed")
+>>> entities, rooms = frozenset(episode["entities"]), frozenset(episode["rooms"])
+>>> tracker.reset(WorldFacts({}, entities, rooms))
+StepMetrics(task_percent_complete=0.0, task_state_success=0.0, proposition_satisfied_at=(-1,))
+>>> tracker.update(WorldFacts({"inside": [["cup_1", "sink_1"]]}, entities, rooms))
+StepMetrics(task_percent_complete=1.0, task_state_success=1.0, proposition_satisfied_at=(1,))
+
+``tracker.evaluation_log()`` is PARTNR's evaluation log; ``tracker.explain()`` says in words why the episode is not
+(yet) a success (``""`` on success).
 """
 
 from .constraints import (
