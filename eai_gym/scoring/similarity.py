@@ -10,8 +10,8 @@ This module is world-agnostic: each world's ``similarity`` mode in :mod:`eai_gym
 functions of its own, ``similarity_actions(item) -> (task key, actions)`` and ``gold_actions(key, options) ->
 actions``. Actions are a list of strings, or ``{agent: list}`` for a multi-agent world (compared agent by
 agent; the item's value is the mean over the agents either plan names, the edit distance their sum).
-Gold plans: VirtualHome and BEHAVIOR, the tasks' annotated gold action plans; rearrange, the oracle's
-per-agent scripts (``Wait[]`` and ``Done[]`` left out as timing); ALFWorld, the oracle's shortest command
+Gold plans: VirtualHome and BEHAVIOR, the tasks' annotated gold action plans; BEHAVIOR-1K, the planner's packaged
+gold plans; rearrange, the oracle's per-agent scripts (``Wait[]`` and ``Done[]`` left out as timing); ALFWorld, the oracle's shortest command
 list from the initial state. An output with no readable action is an empty plan (similarity 0 to a
 non-empty reference). A malformed item, or one whose task has no reference, is ``invalid_input`` alone.
 """

@@ -1,5 +1,7 @@
-"""VirtualHome's offline scorers: action sequencing (:mod:`.action_sequencing`, whose API this package
-re-exports), subgoal decomposition (:mod:`.subgoal_decomposition`) and the registry's mode hooks (:mod:`.modes`).
+"""VirtualHome's offline scorers, one per mode: action sequencing (:mod:`.action_sequencing`, whose API this
+package re-exports), subgoal decomposition (:mod:`.subgoal_decomposition`), goal interpretation
+(:mod:`.goal_interpretation`), transition modeling (:mod:`.transition_modeling`; plan similarity is the shared
+:mod:`eai_gym.scoring.similarity`), and the registry's mode hooks (:mod:`.modes`).
 
 A world's scorers live in ``eai_gym/scoring/<world>/``: above the world (``envs/``) and the metrics, which
 they use, and beside the shared machinery (``runner``, ``jobs``, ``io``, ``results``, ``similarity``).
