@@ -68,7 +68,7 @@ class AlfWorldEnv(gym.Env[str, Any]):
 
     ## Starting State
 
-    The game's initial state, the agent in the middle of the room. The game: ``options["game"]`` (a folder, or a
+    The game's initial state. The game: ``options["game"]`` (a folder, or a
     game) if given; ``{"split": "eval", "index": i}`` one of the 134 eval games; ``{"split": "train", "seed": s,
     "task_type": t}`` a generated game (the first seed from ``s`` whose game is not already won and has a plan);
     otherwise a game drawn with the env's generator (seeded by ``reset(seed=...)``) from ``games``, by default from

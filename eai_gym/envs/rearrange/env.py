@@ -135,7 +135,8 @@ class RearrangeParallelEnv(SessionMetricHooks, ParallelEnv):
     >>> obs, infos = env.reset(seed=0, options={"episode_id": "house_03_temporal_02"})
     >>> obs["agent_0"].splitlines()[-2:]
     ['You are agent_0 (the robot), in kitchen_1, holding nothing.', 'agent_1 (the human) last action: none.']
-    >>> obs, rewards, terms, truncs, infos = env.step({"agent_0": "Navigate[counter_1]", "agent_1": "Explore[kitchen_1]"})
+    >>> actions = {"agent_0": "Navigate[counter_1]", "agent_1": "Explore[kitchen_1]"}
+    >>> obs, rewards, terms, truncs, infos = env.step(actions)
     >>> rewards, infos["agent_0"]["feedback"]["message"], infos["agent_1"]["busy"]
     ({'agent_0': 0.0, 'agent_1': 0.0}, 'Successful execution!', True)
 

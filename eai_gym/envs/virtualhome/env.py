@@ -29,7 +29,7 @@ from .world import VirtualHomeWorld, action_item_json
 
 
 class VirtualHomeEnv(TaskTextEnv):
-    """One EAI VirtualHome task per episode: the evolving scene graph of ``eai-eval`` 1.0.5, as ``eai_gym/VirtualHome-v0``.
+    """One EAI VirtualHome task per episode on ``eai-eval`` 1.0.5's evolving scene graph: ``eai_gym/VirtualHome-v0``.
 
     ## Description
 
@@ -38,18 +38,20 @@ class VirtualHomeEnv(TaskTextEnv):
     (``OPEN``, ``ON``, ``PLUGGED_IN``...) and relations (``INSIDE``, ``ON``, ``CLOSE``, ``FACING``, ``HOLDS_RH``...),
     and script actions with the reference's preconditions and effects. No Unity simulator is needed. Every failed
     action is classified in the EAI error taxonomy (``parsing``, ``hallucination``, ``arguments``,
-    ``missing_step``, ``wrong_order``, ``affordance``, ``additional_step``). ``protocol="fixed"`` applies the
-    documented intent; ``protocol="eai-1.0.5"`` reproduces the reference: its action whitelist (no ``PLUGIN``,
-    ``PLUGOUT``, ``RELEASE``) and object set (only the task's relevant objects may be named); where the reference
-    evaluator aborts (``LOOKAT_SHORT``, ``LOOKAT_LONG``, the simulator's uncoded failures), the step record's
-    ``details`` carry ``reference_abort``.
+    ``missing_step``, ``wrong_order``, ``affordance``, ``additional_step``); where the reference simulator fails
+    without an error code or has no executor (``LOOKAT_SHORT``, ``LOOKAT_LONG``), the failure is an
+    ``affordance`` error whose ``details`` carry ``reference_abort`` (the reference evaluator aborts there).
+    ``protocol="fixed"`` applies the documented intent; ``protocol="eai-1.0.5"`` reproduces the reference, bugs
+    included (docs/virtualhome.md lists every difference), among them its action whitelist (no ``PLUGIN``,
+    ``PLUGOUT``, ``RELEASE``) and object set (only the task's relevant objects may be named).
 
     ## Action Space
 
-    ``action_mode="text"`` (default): ``Text(max_length=2000)`` over the printable ASCII characters, one action
-    per step, in script syntax (``[WALK] <kitchen> (11)``, zero to two objects named by class name and id) or as
-    one EAI JSON item (``{"WALK": ["kitchen", "11"]}``). Any string is accepted: one that is not an action is a
-    failed step (``parsing``); a batch (a list, a tuple...) is a ``TypeError``.
+    ``action_mode="text"`` (default): ``Text(max_length=2000)`` over the printable ASCII characters, one action per
+    step, in script syntax (``[WALK] <kitchen> (11)``, zero to two objects named by class name and id) or as one EAI
+    JSON item (``{"WALK": ["kitchen", "11"]}``). Any string is accepted and judged by the world: one that does not
+    parse is a failed step (``parsing``), one naming an unknown action or object a failed step (``hallucination``);
+    a batch (a list, a tuple...) is a ``TypeError``.
 
     ``action_mode="index"``: ``Discrete(4938)`` (``Discrete(4833)`` with ``protocol="eai-1.0.5"``), the largest
     catalogue over the tasks. A task's catalogue lists every grounded action over its
@@ -66,7 +68,8 @@ class VirtualHomeEnv(TaskTextEnv):
 
     ## Rewards
 
-    1.0 on a step after which the goal holds (every node, edge and action goal), else 0.0.
+    1.0 on a step after which the task's goal holds (its node, edge and action goals, as the protocol evaluates
+    them), else 0.0; with ``terminate_on_success=False``, 1.0 on every step while it holds.
 
     ## Starting State
 
