@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -23,6 +24,7 @@ SECTIONS = ("Description", "Action Space", "Observation Space", "Rewards", "Star
 ENVS = [e for w in registry.worlds() for e in w.envs]
 IDS = [f"{e.id}:{e.kind}" for e in ENVS]
 _ROW = re.compile(r"^\| ``(\w+)`` \| (.*?) \| (.*?) \| (.*) \|$")
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def documented_class(spec: registry.EnvSpec) -> type:
@@ -117,3 +119,13 @@ def test_the_spaces_step_limit_and_info_keys_are_the_envs(spec, action_mode):
         assert f"after {spec.max_episode_steps} steps" in text["Episode End"]
     described = text["Information"]
     assert [k for k in sorted({k for info in infos for k in info}) if f"``{k}``" not in described] == []
+
+
+@pytest.mark.parametrize("spec", ENVS, ids=IDS)
+def test_a_world_page_renders_the_docstring(spec):
+    """A page of the site other than the API reference shows the docstring (mkdocstrings, without the members)."""
+    cls = documented_class(spec)
+    directive = re.compile(rf"^::: {re.escape(cls.__module__)}\.{cls.__qualname__}\n(    .*\n)*?      members: false$",
+                           re.M)
+    pages = [p.name for p in sorted(DOCS.glob("*.md")) if p.name != "api.md" and directive.search(p.read_text())]
+    assert pages, f"no docs page renders {cls.__qualname__}'s docstring"
