@@ -25,6 +25,10 @@ ENVS = [e for w in registry.worlds() for e in w.envs]
 IDS = [f"{e.id}:{e.kind}" for e in ENVS]
 _ROW = re.compile(r"^\| ``(\w+)`` \| (.*?) \| (.*?) \| (.*) \|$")
 DOCS = Path(__file__).resolve().parents[2] / "docs"
+#: the arguments that turn an env's opt-in info keys on (an env without any needs no entry)
+OPT_IN = {"eai_gym/VirtualHome-v0": {"admissible": True}, "eai_gym/rearrange-v0": {"legal_actions_info": True},
+          "eai_gym/Rearrange-v0": {"legal_actions_info": True},
+          "eai_gym/AlfWorld-v0": {"request_infos": ["admissible_commands", "won", "expert_plan", "expert_next", "facts"]}}
 
 
 def documented_class(spec: registry.EnvSpec) -> type:
@@ -94,11 +98,12 @@ def test_every_reset_option_is_named(spec):
 
 
 @pytest.mark.parametrize("spec", ENVS, ids=IDS)
-@pytest.mark.parametrize("action_mode", ["text", "index"])
-def test_the_spaces_step_limit_and_info_keys_are_the_envs(spec, action_mode):
+@pytest.mark.parametrize("action_mode,opt_in", [("text", False), ("index", False), ("text", True)],
+                         ids=["text", "index", "opt-in"])
+def test_the_spaces_step_limit_and_info_keys_are_the_envs(spec, action_mode, opt_in):
     cls = documented_class(spec)
     text = sections(cls)
-    env = make(spec, action_mode=action_mode)
+    env = make(spec, action_mode=action_mode, **(OPT_IN.get(spec.id, {}) if opt_in else {}))
     if spec.kind == "gymnasium":
         action_space, observation_space = env.action_space, env.observation_space
         _, info = env.reset(seed=0)
