@@ -1,7 +1,9 @@
 """The ``eai-gym`` command.
 
-Commands: ``score`` (offline scoring), ``prompts`` (:mod:`.cli_prompts`), ``evaluate`` (a model behind an OpenAI-compatible endpoint, :mod:`.evaluate`), ``list``, ``show``, ``play``, ``report`` (:mod:`.cli_explore`). Worlds,
-modes, protocols and per-mode options come from :mod:`eai_gym.registry`; this module names no world.
+Commands: ``score`` (offline scoring), ``prompts`` (:mod:`.cli_prompts`), ``evaluate`` (a model behind an
+OpenAI-compatible endpoint, :mod:`.evaluate`), ``serve`` (a world's env server, :func:`eai_gym.registry.serve`),
+``list``, ``show``, ``play``, ``report`` (:mod:`.cli_explore`), ``compat`` (:mod:`.compat.setup`). Worlds, modes,
+protocols and per-mode options come from :mod:`eai_gym.registry`; this module names no world.
 Exit codes: 0 success, 2 usage or unreadable input file (or an output path that is not a regular file), 1
 unexpected internal error, 130 interrupted (Ctrl-C, SIGINT), 143 stopped by SIGTERM (:mod:`.interrupts`).
 """
