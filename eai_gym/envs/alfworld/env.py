@@ -68,11 +68,11 @@ class AlfWorldEnv(gym.Env[str, Any]):
 
     ## Starting State
 
-    The game's initial state. The game: ``options["game"]`` (a folder, or a
-    game) if given; ``{"split": "eval", "index": i}`` one of the 134 eval games; ``{"split": "train", "seed": s,
-    "task_type": t}`` a generated game (the first seed from ``s`` whose game is not already won and has a plan);
-    otherwise a game drawn with the env's generator (seeded by ``reset(seed=...)``) from ``games``, by default from
-    the eval split. The task text's template is ``options["template"]`` (0 or 1) or drawn, as ALFWorld draws it.
+    The game's initial state. The game: ``options["game"]`` (a folder, or a game) if given; ``{"split": "eval",
+    "index": i}`` one of the 134 eval games; ``{"split": "train", "seed": s, "task_type": t}`` a generated game (the
+    first seed from ``s`` whose game is not already won and has a plan); otherwise a game drawn with the env's
+    generator (seeded by ``reset(seed=...)``) from ``games``, by default from the eval split. The task text's
+    template is ``options["template"]`` (0 or 1) or drawn, as ALFWorld draws it.
 
     ## Episode End
 

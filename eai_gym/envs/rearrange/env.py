@@ -73,8 +73,8 @@ class RearrangeParallelEnv(SessionMetricHooks, ParallelEnv):
     ``Close``, ``Clean``, ``Fill``, ``Pour``, ``PowerOn``, ``PowerOff``, ``Explore``, ``Wait``,
     ``FindObjectTool``, ``FindReceptacleTool``, ``FindRoomTool``, ``FindAgentActionTool``, ``Done``
     (``Navigate[counter_1]``, ``Place[cup_1, on, table_2, None, None]``). An idle agent's action starts a skill;
-    a busy agent's action is ignored; ``None`` (or leaving the agent out of the actions dict) is "no new action"
-    this tick. A text not of the form ``Tool[args]`` is a failed step (``parsing``), an unknown tool a
+    a busy agent's action is ignored; ``None`` (in text mode), or leaving the agent out of the parallel step's
+    actions, is "no new action" this tick. A text not of the form ``Tool[args]`` is a failed step (``parsing``), an unknown tool a
     ``hallucination``; a batch (a list, a tuple...) is a ``TypeError``.
 
     ``action_mode="index"``: ``Discrete(4096)``, an index into the episode's catalogue (``Navigate`` to every

@@ -54,10 +54,10 @@ class VirtualHomeEnv(TaskTextEnv):
     a batch (a list, a tuple...) is a ``TypeError``.
 
     ``action_mode="index"``: ``Discrete(4938)`` (``Discrete(4833)`` with ``protocol="eai-1.0.5"``), the largest
-    catalogue over the tasks. A task's catalogue lists every grounded action over its
-    objects: the action names in alphabetical order, each with no object, every object or every ordered pair of
-    distinct objects. ``info["action_mask"]`` marks the entries that would execute; an index past the task's
-    catalogue is a failed step (``parsing``), an index outside the space an error.
+    catalogue over the tasks. A task's catalogue lists every grounded action over its objects: the action names in
+    alphabetical order, each with no object, every object or every ordered pair of distinct objects.
+    ``info["action_mask"]`` marks the entries that would execute; an index past the task's catalogue is a failed
+    step (``parsing``), an index outside the space an error.
 
     ## Observation Space
 
@@ -106,6 +106,8 @@ class VirtualHomeEnv(TaskTextEnv):
     >>> env = gym.make("eai_gym/VirtualHome-v0", protocol="fixed", action_mode="index")
     >>> env.action_space
     Discrete(4938)
+    >>> gym.make("eai_gym/VirtualHome-v0", protocol="eai-1.0.5", action_mode="index").action_space
+    Discrete(4833)
     >>> obs, info = env.reset(seed=0, options={"task_id": "27_2"})
     >>> obs.splitlines()[0], info["goal"]
     ('Task 27_2: Wash clothes', {'success': False, 'node': [2, 3], 'edge': [0, 2], 'action': [0, 0]})
