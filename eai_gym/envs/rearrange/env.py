@@ -1,7 +1,5 @@
-"""The rearrange envs: PettingZoo ``eai_gym/rearrange-v0`` (parallel and AEC; :class:`RearrangeParallelEnv`) and
-Gymnasium ``eai_gym/Rearrange-v0`` (:class:`RearrangeEnv`). Both run :class:`~.world.RearrangeWorld` on an episode
-set; the classes' docstrings document the envs (spaces, rewards, episode end, infos, arguments, reset options).
-"""
+"""The rearrange envs, documented by their classes' docstrings: PettingZoo ``eai_gym/rearrange-v0`` (parallel and
+AEC; :class:`RearrangeParallelEnv`) and Gymnasium ``eai_gym/Rearrange-v0`` (:class:`RearrangeEnv`)."""
 
 from __future__ import annotations
 
@@ -53,10 +51,9 @@ class RearrangeParallelEnv(SessionMetricHooks, ParallelEnv):
 
     ## Description
 
-    PARTNR's collaborative rearrangement without habitat-sim or gated data: two agents share a house (furniture in
-    rooms, objects on and in it) and act concurrently with PARTNR's high-level skills, each skill taking ticks; an
-    episode carries an instruction (``Task:`` in the observation) and PARTNR's evaluation spec (propositions,
-    dependencies, constraints), which the evaluation engine scores every tick. The episode set is the shipped
+    PARTNR's collaborative rearrangement without habitat-sim or gated data: two agents share a house and act
+    concurrently with PARTNR's high-level skills, each taking ticks; an episode carries an instruction and PARTNR's
+    evaluation spec (propositions, dependencies, constraints), scored every tick. The episode set is the shipped
     validation set (336 episodes in 12 houses; task kinds ``constraint_free``, ``spatial``, ``temporal``,
     ``heterogeneous``: in a heterogeneous episode the robot cannot ``Clean``, ``Fill``, ``Pour``, ``PowerOn`` or
     ``PowerOff``) unless ``episodes`` names another. ``protocol="fixed"`` applies the documented intent of the
@@ -68,21 +65,18 @@ class RearrangeParallelEnv(SessionMetricHooks, ParallelEnv):
 
     ## Action Space
 
-    Per agent. ``action_mode="text"`` (default): ``Text(max_length=2000)`` over the printable ASCII characters,
-    one skill in PARTNR's syntax ``Tool[args]``: ``Navigate``, ``Pick``, ``Place``, ``Rearrange``, ``Open``,
-    ``Close``, ``Clean``, ``Fill``, ``Pour``, ``PowerOn``, ``PowerOff``, ``Explore``, ``Wait``,
-    ``FindObjectTool``, ``FindReceptacleTool``, ``FindRoomTool``, ``FindAgentActionTool``, ``Done``
-    (``Navigate[counter_1]``, ``Place[cup_1, on, table_2, None, None]``). An idle agent's action starts a skill;
-    a busy agent's action is ignored; ``None`` (in text mode), or leaving the agent out of the parallel step's
-    actions, is "no new action" this tick. A text not of the form ``Tool[args]`` is a failed step (``parsing``), an unknown tool a
+    Per agent. ``action_mode="text"`` (default): ``Text(max_length=2000)`` over the printable ASCII characters, one
+    skill in PARTNR's syntax ``Tool[args]`` (``Navigate[counter_1]``, ``Place[cup_1, on, table_2, None, None]``;
+    docs/rearrange_world.md describes every skill). An idle agent's action starts a skill; a busy agent's action is
+    ignored; ``None`` (in text mode), or leaving the agent out of the parallel step's actions, is "no new action"
+    this tick. A text not of the form ``Tool[args]`` is a failed step (``parsing``), an unknown tool a
     ``hallucination``; a batch (a list, a tuple...) is a ``TypeError``.
 
     ``action_mode="index"``: ``Discrete(4096)``, an index into the episode's catalogue (``Navigate`` to every
-    furniture, floor, room and object; ``Pick``; ``Place`` of every object on or within every receptacle and
-    floor, without ``next_to``; ``Open``/``Close``; the state skills on the objects that afford them;
-    ``Explore``; ``FindAgentActionTool[]``, ``Wait[]``, ``Done[]``), with ``info["action_mask"]`` marking the
-    entries whose immediate checks pass (only ``Wait[]`` for a busy agent). An index past the catalogue is a
-    failed step (``parsing``), an index outside the space an error.
+    furniture, floor, room and object; ``Pick``, ``Place`` (no ``next_to``), ``Open``/``Close`` and the state
+    skills on what they apply to; ``Explore``; ``FindAgentActionTool[]``, ``Wait[]``, ``Done[]``), with
+    ``info["action_mask"]`` marking the entries whose immediate checks pass (only ``Wait[]`` for a busy agent).
+    An index past the catalogue is a failed step (``parsing``), one outside the space an error.
 
     ## Observation Space
 
@@ -90,10 +84,8 @@ class RearrangeParallelEnv(SessionMetricHooks, ParallelEnv):
     characters: the instruction, PARTNR's world description (``Furniture:`` per room, ``Objects:`` and where each
     is), the agent's room and held object, the open furniture, its last action and its result (or the skill still
     in progress), and the other agent's last action. With ``observability="partial"`` only the objects the agent
-    has seen, or either agent moved or changed, are listed, at their last known place.
-
-    ``observation_mode="array"``: the same text as ASCII codes, zero-padded, in a ``Box(0, 255, (16384,),
-    uint8)`` (``eai_gym.envs.rearrange.env.as_text`` decodes one).
+    has seen, or either agent moved or changed, are listed, at their last known place. ``observation_mode="array"``:
+    the same text as ASCII codes, zero-padded, in a ``Box(0, 255, (16384,), uint8)`` (decoded by ``as_text``).
 
     ## Rewards
 
@@ -112,7 +104,7 @@ class RearrangeParallelEnv(SessionMetricHooks, ParallelEnv):
       extra evaluation update).
     - Truncation: after ``max_steps`` ticks (300 by default), by the env itself.
 
-    Both agents end together; ``env.agents`` is then empty.
+    Both agents end together (``env.agents`` is then empty).
 
     ## Information
 
@@ -123,9 +115,9 @@ class RearrangeParallelEnv(SessionMetricHooks, ParallelEnv):
     immediate checks pass, as text); and at the end ``evaluation_log`` (PARTNR's task evaluation log) and
     ``explanation`` (which proposition or constraint failed, in words).
 
-    ``state()`` is the world description as ``agent_0`` sees it. The metric wrappers of ``eai_gym.wrappers`` read
-    the env's hooks: ``goal_propositions()`` (the episode's propositions now, with their dependencies and the
-    constraints' validity), ``goal_report()`` and ``progress_report()`` (PARTNR's task percent complete).
+    ``state()`` is the world description as ``agent_0`` sees it. The metric hooks of ``eai_gym.wrappers``:
+    ``goal_propositions()`` (the propositions now, with their dependencies and the constraints' validity),
+    ``goal_report()`` and ``progress_report()`` (PARTNR's task percent complete).
 
     ## Arguments
 
@@ -154,12 +146,11 @@ class RearrangeParallelEnv(SessionMetricHooks, ParallelEnv):
     | ``observation_mode`` | ``str`` | ``"text"`` | ``"text"`` or ``"array"`` (see Observation Space) |
     | ``render_mode`` | ``str`` or None | None | None or ``"ansi"`` (``render()`` returns both agents' observations) |
 
-    Reset options (``RESET_OPTIONS``): ``episode`` (a dict in the episode format) and ``episode_id`` (a ``str``).
-    A value of the wrong type is a ``TypeError``, a malformed episode a ``ValueError``, an unknown id an
-    ``UnknownTaskError`` (a ``KeyError``); other keys are left out (PettingZoo's own API test resets with an
-    option of its own). Actions of the wrong kind are a ``TypeError`` or ``ValueError`` (see
-    ``eai_gym.envs.arguments``); the AEC env checks each when it is given, so a bad action leaves the cycle as it
-    was.
+    Reset options (``RESET_OPTIONS``): ``episode`` (a dict in the episode format) and ``episode_id`` (a ``str``):
+    a value of the wrong type is a ``TypeError``, a malformed episode a ``ValueError``, an unknown id an
+    ``UnknownTaskError`` (a ``KeyError``); other keys are left out (PettingZoo's API test resets with its own).
+    Actions of the wrong kind are a ``TypeError`` or ``ValueError`` (``eai_gym.envs.arguments``), in the AEC env
+    when given, so a bad action leaves the cycle as it was.
 
     ## Version History
 
@@ -301,63 +292,45 @@ class RearrangeEnv(SessionMetricHooks, gym.Env[str, Any]):
 
     ## Description
 
-    The world of ``eai_gym/rearrange-v0`` (PARTNR's collaborative rearrangement without habitat-sim; see
-    ``RearrangeParallelEnv``) with one agent, ``agent_0``, which may use every skill (also in heterogeneous
-    episodes, where the robot of the two-agent env cannot ``Clean``, ``Fill``, ``Pour``, ``PowerOn`` or
-    ``PowerOff``). Each step is one tick of the world. The episode set is the shipped validation set (336
-    episodes in 12 houses) unless ``episodes`` names another; ``protocol="fixed"`` applies the documented intent of
-    PARTNR's evaluation, ``protocol="partnr"`` reproduces it (docs/rearrange.md).
+    The world of ``eai_gym/rearrange-v0`` (``RearrangeParallelEnv``, which documents the world, the skills and
+    the catalogue) with one agent, ``agent_0``, which may use every skill (also in heterogeneous episodes). Each
+    step is one tick. The episodes, the protocols (``fixed``, ``partnr``) and the observability are the same.
 
     ## Action Space
 
-    ``action_mode="text"`` (default): ``Text(max_length=2000)`` over the printable ASCII characters, one skill in
-    PARTNR's syntax ``Tool[args]`` (``Navigate[counter_1]``, ``Pick[cup_1]``, ``Place[cup_1, on, table_2, None,
-    None]``, ..., ``Done[]``; the skills of ``RearrangeParallelEnv``). The action sent while a skill is still
-    running is ignored; ``None`` is "no new action" this tick. A text not of the form ``Tool[args]`` is a failed
-    step (``parsing``), an unknown tool a ``hallucination``; a batch (a list, a tuple...) is a ``TypeError``.
-
-    ``action_mode="index"``: ``Discrete(4096)``, an index into the episode's catalogue (the catalogue of
-    ``RearrangeParallelEnv``), with ``info["action_mask"]`` marking the entries whose immediate checks pass (only
-    ``Wait[]`` while a skill runs). An index past the catalogue is a failed step (``parsing``), an index outside
-    the space an error.
+    ``action_mode="text"`` (default): ``Text(max_length=2000)``, one skill in PARTNR's syntax ``Tool[args]``
+    (``Navigate[counter_1]``, ``Pick[cup_1]``, ..., ``Done[]``); the action sent while a skill runs is ignored and
+    ``None`` (text mode) is "no new action". ``action_mode="index"``: ``Discrete(4096)``, an index into the episode's
+    catalogue, with ``info["action_mask"]`` (only ``Wait[]`` while a skill runs). Failed steps and errors as in
+    the two-agent env.
 
     ## Observation Space
 
-    ``Text(max_length=60000)`` over the printable ASCII characters: the instruction, PARTNR's world description
-    (``Furniture:`` per room, ``Objects:`` and where each is), the agent's room and held object, the open
-    furniture, and its last action and its result (or the skill still in progress). With
-    ``observability="partial"`` only the objects the agent has seen or changed are listed, at their last known
-    place.
+    ``Text(max_length=60000)`` over the printable ASCII characters: the two-agent env's observation for
+    ``agent_0``, without the other agent's last action.
 
     ## Rewards
 
-    The change in PARTNR's task percent complete during the tick. (The extra evaluation update when an
-    unsuccessful episode ends shows in the info's figures, not in the reward.)
+    The change in PARTNR's task percent complete during the tick (the extra evaluation update when an
+    unsuccessful episode ends shows in the info's figures, not in the reward).
 
     ## Starting State
 
-    The episode's house, objects and the robot's place. The episode is ``options["episode"]`` (a dict in the
-    episode format) or ``options["episode_id"]`` (one of the set) if given, else the constructor's
-    ``episode_id``, else one drawn with the env's generator (seeded by ``reset(seed=...)``).
+    The episode's house, objects and the robot's place; the episode as in the two-agent env
+    (``options["episode"]``, ``options["episode_id"]``, the constructor's ``episode_id``, else drawn with the
+    env's generator, seeded by ``reset(seed=...)``).
 
     ## Episode End
 
-    - Termination: the task succeeds, or the agent has said ``Done[]`` (then, as PARTNR's runner does, one extra
-      evaluation update).
+    - Termination: the task succeeds, or the agent has said ``Done[]`` (then one extra evaluation update).
     - Truncation: after ``max_steps`` ticks (300 by default), by the env itself (the id has no ``TimeLimit``).
 
     ## Information
 
-    A fresh dict with ``episode_id``, ``task_kind``, ``tick``, ``feedback`` (``action``, ``ok``, ``finished``,
-    ``message``, ``error``, ``started``; ``{}`` after reset), ``busy``, ``step`` (the step record of a skill that
-    started or finished this tick, else ``{}``), ``task_percent_complete``, ``task_state_success``;
-    ``action_mask`` (index mode); ``legal_actions`` (with ``legal_actions_info=True``: the catalogue actions whose
-    immediate checks pass, as text); and at the end ``evaluation_log`` (PARTNR's task evaluation log) and
-    ``explanation`` (which proposition or constraint failed, in words).
-
-    The metric wrappers of ``eai_gym.wrappers`` read the env's hooks: ``goal_propositions()`` (the episode's
-    propositions now, with their dependencies and the constraints' validity), ``goal_report()`` and
-    ``progress_report()`` (PARTNR's task percent complete).
+    The two-agent env's infos for ``agent_0``: ``episode_id``, ``task_kind``, ``tick``, ``feedback``, ``busy``,
+    ``step``, ``task_percent_complete``, ``task_state_success``; ``action_mask`` (index mode); ``legal_actions``
+    (with ``legal_actions_info=True``); at the end ``evaluation_log`` and ``explanation``. The metric hooks are
+    the same.
 
     ## Arguments
 
@@ -375,18 +348,17 @@ class RearrangeEnv(SessionMetricHooks, gym.Env[str, Any]):
 
     | Parameter | Type | Default | Description |
     |---|---|---|---|
-    | ``episodes`` | path, list or None | None | the episode set: None (or ``"val"``) the shipped validation set; a path to an episode file; or a list of episodes (dicts) |
-    | ``episode_id`` | ``str`` or None | None | a fixed episode of the set (None: drawn at each reset); an unknown one is an ``UnknownTaskError`` |
-    | ``protocol`` | ``str`` | ``"fixed"`` | ``"fixed"`` or ``"partnr"`` (see Description) |
-    | ``observability`` | ``str`` | ``"full"`` | ``"full"`` or ``"partial"`` (see Observation Space) |
-    | ``action_mode`` | ``str`` | ``"text"`` | ``"text"`` or ``"index"`` (see Action Space) |
+    | ``episodes`` | path, list or None | None | the episode set, as in the two-agent env |
+    | ``episode_id`` | ``str`` or None | None | a fixed episode of the set (None: drawn at each reset) |
+    | ``protocol`` | ``str`` | ``"fixed"`` | ``"fixed"`` or ``"partnr"`` |
+    | ``observability`` | ``str`` | ``"full"`` | ``"full"`` or ``"partial"`` |
+    | ``action_mode`` | ``str`` | ``"text"`` | ``"text"`` or ``"index"`` |
     | ``max_steps`` | ``int`` | 300 | ticks before truncation (a positive int) |
     | ``legal_actions_info`` | ``bool`` | False | add ``info["legal_actions"]`` |
     | ``render_mode`` | ``str`` or None | None | None or ``"ansi"`` (``render()`` returns the observation) |
 
-    Reset options (``RESET_OPTIONS``): ``episode`` (a dict in the episode format) and ``episode_id`` (a ``str``).
-    Another key is a ``ValueError`` naming it, a value of the wrong type a ``TypeError``, a malformed episode a
-    ``ValueError``, an unknown id an ``UnknownTaskError`` (a ``KeyError``); see ``eai_gym.envs.arguments``.
+    Reset options (``RESET_OPTIONS``): ``episode`` and ``episode_id``, as in the two-agent env, except that
+    another key is a ``ValueError`` naming it.
 
     ## Version History
 
