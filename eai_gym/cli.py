@@ -161,8 +161,8 @@ def _add_serve_parser(sub: Any) -> None:
     v.add_argument("server_args", nargs=argparse.REMAINDER, help="the server's options")
 
 
-#: the commands, in the order ``eai-gym --help`` lists them; the last four are :mod:`.cli_explore`'s
-COMMANDS = ("score", "evaluate", "prompts", "serve", "list", "show", "play", "report")
+#: the commands, in the order ``eai-gym --help`` lists them; list, show, play and report are :mod:`.cli_explore`'s
+COMMANDS = ("score", "evaluate", "prompts", "serve", "list", "show", "play", "report", "fake-llm")
 
 
 class _OneCommandParser(argparse.ArgumentParser):
@@ -192,10 +192,14 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     if command in (None, "serve"):
         _add_serve_parser(sub)
     explore = {}
-    if command is None or command in COMMANDS[4:]:
+    if command is None or command in COMMANDS[4:8]:
         from .cli_explore import add_parsers
 
         explore = add_parsers(sub)
+    if command in (None, "fake-llm"):
+        from .evaluate.fake_llm import add_parser as add_fake_llm_parser
+
+        add_fake_llm_parser(sub)
     p.set_defaults(explore=explore)
     return p
 
@@ -307,6 +311,10 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: S
             print(f"eai-gym: interrupted; finished replies are kept in {args.run_dir} (rerun with --resume)",
                   file=sys.stderr)
             return 130
+    if args.command == "fake-llm":
+        from .evaluate.fake_llm import run as run_fake_llm
+
+        return run_fake_llm(args)
     if args.command in args.explore:
         from .cli_explore import run
 

@@ -18,6 +18,7 @@ of one reply is clipped (:func:`history_text`), so a huge reply cannot grow ever
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -76,19 +77,53 @@ class EpisodePlayer:
     seed: int = 0
 
 
+def _echo_length(text: str, start: int, action: str) -> int:
+    """How many characters of ``action`` ``text`` repeats from ``start`` (compared in growing blocks: time in
+    proportion to the length found)."""
+    n, block = 0, 256
+    while n < len(action):
+        a, t = action[n:n + block], text[start + n:start + n + block]
+        if a != t:
+            return n + len(os.path.commonprefix([a, t]))
+        n, block = n + len(a), block * 2
+    return n
+
+
+def without_echo(text: str, action: str, limit: int) -> str:
+    """``text`` (an env's feedback) with every copy of a long ``action`` in it (whole, or cut short, as an
+    observation of bounded length cuts it) shown as the history shows the action: an env that echoes a huge
+    reply back cannot carry it into every later prompt."""
+    if len(action) <= limit:
+        return text
+    probe = action[:max(limit, 32)]
+    out, pos = [], 0
+    while (i := text.find(probe, pos)) >= 0:
+        m = _echo_length(text, i, action)
+        out += [text[pos:i], history_text(text[i:i + m], limit)]
+        pos = i + m
+    return "".join(out) + text[pos:] if out else text
+
+
 @dataclass
 class Transcript:
     """What an agent has seen: the task's first observation and its ``> action`` / feedback lines (each
-    action clipped to ``max_reply_chars``, each feedback to :data:`MAX_OBSERVATION_CHARS`)."""
+    action clipped to ``max_reply_chars``, each feedback to :data:`MAX_OBSERVATION_CHARS`, the feedback's
+    echo of a long action clipped as the action is)."""
 
     task: str
     intro: str
     lines: list[str] = field(default_factory=list)
     max_reply_chars: int = MAX_REPLY_CHARS
+    last_action: str = ""
 
     def add(self, action: str, feedback: str) -> None:
-        self.lines += [f"> {history_text(action, self.max_reply_chars)}",
-                       history_text(feedback.strip(), max(self.max_reply_chars, MAX_OBSERVATION_CHARS))]
+        self.last_action = action
+        self.lines += [f"> {history_text(action, self.max_reply_chars)}", self.shown(feedback.strip())]
+
+    def shown(self, observation: str) -> str:
+        """An observation as a prompt shows it (see the class)."""
+        observation = without_echo(observation, self.last_action, self.max_reply_chars)
+        return history_text(observation, max(self.max_reply_chars, MAX_OBSERVATION_CHARS))
 
 
 def step_prompt(player: EpisodePlayer, t: Transcript, observation: str, legal: list[str] | None,
@@ -103,8 +138,7 @@ def step_prompt(player: EpisodePlayer, t: Transcript, observation: str, legal: l
         parts.append("History" + (f" (the last {len(shown) // 2} steps; {skipped} earlier)" if skipped else "")
                      + ":\n" + "\n".join(shown))
     if t.lines:
-        parts.append("Current observation:\n" + history_text(observation.strip(),
-                                                               max(t.max_reply_chars, MAX_OBSERVATION_CHARS)))
+        parts.append("Current observation:\n" + t.shown(observation.strip()))
     if legal is not None:
         parts.append("Admissible actions:\n" + "\n".join(f"- {a}" for a in legal))
     parts.append(STEP_PROMPT_END)
@@ -170,20 +204,22 @@ def play_episode(run: RunDir, client: ModelClient | None, player: EpisodePlayer,
             action = reply_action(content)
             if action.lower().startswith("think:"):
                 t.add(action, "OK.")
-                actions.append({"reply": clipped(content), "thought": clipped(action)})
+                actions.append({"reply": clipped(content, max_reply_chars), "thought": clipped(action, max_reply_chars)})
                 observation = "OK."
                 continue
             try:
                 obs, reward, terminated, truncated, info = env.step(action)
                 observation = player.feedback(env, obs, info)
                 step = info.get("step") or {}
-                record = {"reply": clipped(content), "action": clipped(action), "ok": step.get("ok"),
-                          "error_type": step.get("error"), "message": clipped(step.get("message")),
-                          "reward": float(reward)}
+                message = step.get("message")
+                record = {"reply": clipped(content, max_reply_chars), "action": clipped(action, max_reply_chars),
+                          "ok": step.get("ok"), "error_type": step.get("error"),
+                          "message": clipped(without_echo(message, action, max_reply_chars)
+                                             if isinstance(message, str) else message), "reward": float(reward)}
             except Exception as e:  # noqa: BLE001 - the step's error record; the run goes on
                 error = env_error(f"on the action of reply {n}", e)
-                actions.append({"reply": clipped(content), "action": clipped(action), "ok": False,
-                                "error_type": "env_error", "message": error})
+                actions.append({"reply": clipped(content, max_reply_chars), "action": clipped(action, max_reply_chars),
+                                "ok": False, "error_type": "env_error", "message": error})
                 status = "env_error"
                 break
             actions.append(record)

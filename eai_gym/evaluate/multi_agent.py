@@ -16,7 +16,7 @@ from typing import Any, Callable, Sequence
 
 from .client import ChatRequest, ModelClient
 from .episodes import (MAX_REPLY_CHARS, WRAPPER_KEYS, Transcript, env_error, episode_record, play_all,
-                       reply_action, step_prompt)
+                       reply_action, step_prompt, without_echo)
 from .requests import RequestStats, ask
 from .rundir import RunDir, clipped
 
@@ -76,7 +76,8 @@ def play_team_episode(run: RunDir, client: ModelClient | None, player: TeamPlaye
                     break
                 step[a] = reply_action(reply.content or "")
                 pending[a] = step[a]
-                actions[a].append({"reply": clipped(reply.content), "action": clipped(step[a])})
+                actions[a].append({"reply": clipped(reply.content, max_reply_chars),
+                                   "action": clipped(step[a], max_reply_chars)})
             if status != "finished":
                 break
             try:
@@ -85,9 +86,11 @@ def play_team_episode(run: RunDir, client: ModelClient | None, player: TeamPlaye
                     feedback = info.get("feedback") or {}
                     if a in pending and feedback.get("finished"):
                         rec = info.get("step") or {}
-                        transcripts[a].add(pending.pop(a), str(feedback.get("message", "")))
+                        message = str(feedback.get("message", ""))
+                        action = pending.pop(a)
+                        transcripts[a].add(action, message)
                         actions[a][-1].update(ok=rec.get("ok"), error_type=rec.get("error"),
-                                              message=clipped(feedback.get("message")))
+                                              message=clipped(without_echo(message, action, max_reply_chars)))
             except Exception as e:  # noqa: BLE001 - the step's error record; the run goes on
                 error, status = env_error("on the agents' actions", e), "env_error"
                 for a in pending:
