@@ -76,6 +76,10 @@ def describe_error(exc: BaseException) -> str:
     text = str(cause) or type(cause).__name__
     if text.startswith("[Errno") and "] " in text:
         text = text.split("] ", 1)[1]
+    if isinstance(cause, ConnectionRefusedError):
+        return f"connection refused: nothing listens there ({text})"
+    if type(cause).__name__ == "gaierror":
+        return f"the host name does not resolve ({text})"
     return f"{name}: {text[:300]}" if cause is exc else f"{text[:300]} ({type(cause).__name__})"
 
 

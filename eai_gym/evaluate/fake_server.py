@@ -18,7 +18,7 @@ the same prompt meets the same fault on every run:
 * ``delay_s``: every reply takes that long (a model's latency);
 * ``content``: ``{kind: fraction}`` — that fraction of prompts always get, instead of the answer:
   ``empty`` content, a ``huge`` reply (``huge_chars`` characters, one long line), or the answer followed
-  by a lone ``surrogate`` (``\ud800``, valid JSON), or a ``nested`` reply (``{"action": `` 1,000 times), or
+  by a lone ``surrogate`` (``\ud800``, valid JSON), or a ``nested`` reply (``[{"action": `` 1,000 times), or
   a ``digits`` reply (an action whose id has 5,000 digits).
 
 ``calls`` counts the requests per prompt text, so a test can check that nothing was asked twice;
@@ -49,7 +49,7 @@ def content_fault(kind: str, answer: str, huge_chars: int) -> str:
     if kind == "surrogate":
         return answer + "\ud800"
     if kind == "nested":
-        return '{"action": ' * 1000
+        return '[{"action": ' * 1000
     return "[WALK] <kitchen> (" + "1" * 5000 + ")"  # digits
 
 
