@@ -20,6 +20,8 @@ import urllib.parse
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
+from .errors import FatalRequestError, describe_error
+
 LLM_MISSING = "eai-gym evaluate needs the openai client library: pip install 'eai-gym[llm]'"
 
 
@@ -34,53 +36,12 @@ def public_endpoint(base_url: str | None) -> str | None:
     return urllib.parse.urlunsplit((parts.scheme, host, parts.path, "", ""))
 
 
-class FatalRequestError(Exception):
-    """The endpoint refused in a way that no retry can mend (authentication, permission, unknown model)."""
-
-
 class _Cancelled(Exception):
     """Raised instead of an attempt after :meth:`ModelClient.cancel` (not retried)."""
 
 
 #: the error of a request that was stopped by :meth:`ModelClient.cancel` (it is asked again by ``--resume``)
 CANCELLED = "cancelled: the run was interrupted"
-
-
-def root_cause(exc: BaseException) -> BaseException:
-    """The innermost exception ``exc`` was raised from (e.g. the ``ConnectionRefusedError`` behind a client's
-    connection error)."""
-    seen = {id(exc)}
-    while True:
-        inner = exc.__cause__ or exc.__context__
-        if inner is None or id(inner) in seen:
-            return exc
-        seen.add(id(inner))
-        exc = inner
-
-
-def describe_error(exc: BaseException) -> str:
-    """One line naming what went wrong with a request: the HTTP status and the server's message, or the
-    network-level cause (connection refused, name not resolved, timed out)."""
-    status = getattr(exc, "status_code", None)
-    if isinstance(status, int):
-        body = getattr(exc, "body", None)
-        message = None
-        if isinstance(body, dict):
-            inner = body.get("error", body)
-            message = inner.get("message") if isinstance(inner, dict) else inner
-        return f"HTTP {status}: {str(message if message is not None else exc)[:300]}"
-    name = type(exc).__name__
-    if "Timeout" in name:
-        return "no reply within the request timeout"
-    cause = root_cause(exc)
-    text = str(cause) or type(cause).__name__
-    if text.startswith("[Errno") and "] " in text:
-        text = text.split("] ", 1)[1]
-    if isinstance(cause, ConnectionRefusedError):
-        return f"connection refused: nothing listens there ({text})"
-    if type(cause).__name__ == "gaierror":
-        return f"the host name does not resolve ({text})"
-    return f"{name}: {text[:300]}" if cause is exc else f"{text[:300]} ({type(cause).__name__})"
 
 
 @dataclass(frozen=True)
@@ -195,12 +156,13 @@ class ModelClient:
     def check_endpoint(self, models: list[str]) -> list[str]:
         """Check, once, that the endpoint answers and accepts the key and ``models``
         (:func:`.probe.check_endpoint`); returns notes for the user. Raises :class:`FatalRequestError`."""
-        from .probe import check_endpoint
+        from .probe import PROBE_TIMEOUT_S, check_endpoint
 
         with self._check_lock:
             if self._checked:
                 return []
-            notes = check_endpoint(self, self._client, models)
+            notes = check_endpoint(self._client, self.endpoint, min(self.timeout_s, PROBE_TIMEOUT_S), self.has_key,
+                                   models)
             self._checked = True
             return notes
 

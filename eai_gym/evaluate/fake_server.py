@@ -36,6 +36,9 @@ from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 
+#: the largest request body the server reads (413 above)
+MAX_BODY_BYTES = 64 * 2**20
+
 TRANSIENT = ("rate_limit", "server_error", "slow", "drop", "malformed", "non_utf8")
 CONTENT = ("empty", "huge", "surrogate", "nested", "digits")
 
@@ -146,7 +149,12 @@ class FakeChatServer:
                     self._send(404, b'{"error": {"message": "not found"}}')
 
             def do_POST(self) -> None:  # noqa: N802
-                length = int(self.headers.get("Content-Length") or 0)
+                text = self.headers.get("Content-Length") or "0"
+                length = int(text) if text.isdigit() and len(text) < 12 else -1
+                if not 0 <= length <= MAX_BODY_BYTES:
+                    self.close_connection = True
+                    self._send(413, b'{"error": {"message": "request body too large or without a length"}}')
+                    return
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     self.rfile.read(length)
                     self._send(404, b'{"error": {"message": "no such route", "code": "not_found"}}')

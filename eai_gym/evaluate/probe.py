@@ -11,30 +11,26 @@ cause, when the chat route is missing too or the model is unknown.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .client import ModelClient
+from .errors import FatalRequestError, describe_error
 
 #: seconds the check waits for an answer at most (less when ``--request-timeout`` is shorter)
 PROBE_TIMEOUT_S = 30.0
 
 
-def _key_hint(client: ModelClient) -> str:
-    return ("" if client.has_key else " (no API key is set: export it in $OPENAI_API_KEY, or name the variable "
+def _key_hint(has_key: bool) -> str:
+    return ("" if has_key else " (no API key is set: export it in $OPENAI_API_KEY, or name the variable "
                                       "holding it with --api-key-env)")
 
 
-def check_endpoint(client: ModelClient, api: Any, models: list[str]) -> list[str]:
-    """Check that the endpoint behind ``api`` (an ``openai.OpenAI``) answers and accepts the key and
-    ``models``. Returns notes for the user; raises :class:`.client.FatalRequestError` naming the URL and the
-    cause when no run could succeed."""
+def check_endpoint(api: Any, url: str, timeout_s: float, has_key: bool, models: list[str]) -> list[str]:
+    """Check that the endpoint ``url`` behind ``api`` (an ``openai.OpenAI``) answers within ``timeout_s`` and
+    accepts the key and ``models``. Returns notes for the user; raises :class:`.errors.FatalRequestError`
+    naming the URL and the cause when no run could succeed."""
     import openai
 
-    from .client import FatalRequestError, describe_error
-
-    url = client.endpoint
-    quick = api.with_options(timeout=min(client.timeout_s, PROBE_TIMEOUT_S), max_retries=0)
+    quick = api.with_options(timeout=timeout_s, max_retries=0)
     listed: list[str] | None = None
     try:
         page = quick.models.list()
@@ -42,7 +38,7 @@ def check_endpoint(client: ModelClient, api: Any, models: list[str]) -> list[str
         if isinstance(data, list):
             listed = [str(getattr(m, "id", m)) for m in data]
     except (openai.AuthenticationError, openai.PermissionDeniedError) as e:
-        raise FatalRequestError(f"{url} refused the API key ({describe_error(e)}){_key_hint(client)}") from None
+        raise FatalRequestError(f"{url} refused the API key ({describe_error(e)}){_key_hint(has_key)}") from None
     except openai.APITimeoutError:
         raise FatalRequestError(f"{url} did not answer within {quick.timeout} s (GET {url}/models); is it the "
                                 f"right URL, and is the server up? (--request-timeout sets the wait)") from None
@@ -63,7 +59,7 @@ def check_endpoint(client: ModelClient, api: Any, models: list[str]) -> list[str
             quick.chat.completions.create(model=model, messages=[{"role": "user", "content": "Say OK."}],
                                           max_tokens=1)
         except (openai.AuthenticationError, openai.PermissionDeniedError) as e:
-            raise FatalRequestError(f"{url} refused the API key ({describe_error(e)}){_key_hint(client)}") from None
+            raise FatalRequestError(f"{url} refused the API key ({describe_error(e)}){_key_hint(has_key)}") from None
         except openai.NotFoundError as e:
             if listed is not None:
                 raise FatalRequestError(f"{url} does not serve the model {model!r} ({describe_error(e)}); it serves: "

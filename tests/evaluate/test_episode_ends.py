@@ -31,28 +31,21 @@ def test_episodes_that_use_all_their_steps_are_cut_off(tmp_path, fake_server, wo
     assert result["summary"]["cut_off"] == 2 and result["summary"]["finished"] == 0
 
 
-def test_the_envs_own_time_limit_cuts_an_episode_off(tmp_path, fake_server):
+def test_the_envs_own_time_limit_cuts_an_episode_off_and_a_won_one_is_finished(tmp_path, fake_server):
     base = alfworld_player()
 
     def make_env(task):
         env, options = base.make_env(task)
-        return gym.wrappers.TimeLimit(env, max_episode_steps=2), options
+        return gym.wrappers.TimeLimit(env, max_episode_steps=2 if task == "1" else 40), options
 
     player = EpisodePlayer(make_env, base.legal_actions, base.feedback, base.instructions, base.examples)
-    server = fake_server(answer=lambda messages: "look")
+    server = fake_server(answer=oracle_answer())  # wins game 0; game 1's env stops it after 2 steps
     client = ModelClient(server.base_url, "k", backoff_s=0.01, timeout_s=5)
     with RunDir(str(tmp_path), SETTINGS, False) as run:
-        result = run_episodes(run, client, player, ["0"], model="fake-model", sampling={}, system_prompt=None,
-                              concurrency=1, max_steps=10, admissible=False)
-    rec = result["tasks"][0]
-    assert rec["status"] == "max_steps" and rec["steps"] == 2 and result["summary"]["cut_off"] == 1
-    assert rec["progress"] is not None  # the wrappers' end-of-episode summary
-
-
-def test_a_won_episode_is_finished(tmp_path, fake_server):
-    server = fake_server(answer=oracle_answer())
-    client = ModelClient(server.base_url, "k", backoff_s=0.01, timeout_s=5)
-    with RunDir(str(tmp_path), SETTINGS, False) as run:
-        result = run_episodes(run, client, alfworld_player(), ["0"], model="fake-model", sampling={},
-                              system_prompt=None, concurrency=1, max_steps=40, admissible=False)
-    assert result["tasks"][0]["status"] == "finished" and result["summary"]["finished"] == 1
+        result = run_episodes(run, client, player, ["0", "1"], model="fake-model", sampling={}, system_prompt=None,
+                              concurrency=1, max_steps=40, admissible=False)
+    won, limited = result["tasks"]
+    assert won["status"] == "finished" and won["success"]
+    assert limited["status"] == "max_steps" and limited["steps"] <= 2 and not limited["success"]
+    assert limited["progress"] is not None  # the wrappers' end-of-episode summary
+    assert result["summary"]["finished"] == 1 and result["summary"]["cut_off"] == 1

@@ -37,7 +37,8 @@ def test_a_bad_option_exits_2_naming_it_before_any_call(tmp_path, fake_server, c
     server = fake_server()
     with pytest.raises(SystemExit) as e:
         main(["evaluate", "alfworld", "--mode", "episodes", "--model", "m", "--base-url", server.base_url,
-              "--run-dir", str(tmp_path / "run"), flag, value])
+              "--run-dir", str(tmp_path / "run"), "--limit", "1", "--max-steps", "1", "--max-retries", "0",
+              flag, value])  # (the last value of a flag is the one taken)
     assert e.value.code == 2 and flag in capsys.readouterr().err
     assert server.requests == 0 and server.models_calls == 0 and not (tmp_path / "run").exists()
 
