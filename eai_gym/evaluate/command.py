@@ -11,7 +11,7 @@ import sys
 from typing import Any, Callable, Iterator
 
 from .. import __version__
-from .episodes import MAX_REPLY_CHARS
+from .limits import MAX_REPLY_CHARS
 
 #: exit code of a run that finished but had requests that failed after their retries (rerun with --resume)
 EXIT_REQUEST_ERRORS = 3

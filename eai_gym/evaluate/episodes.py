@@ -13,7 +13,7 @@ so ``--resume`` replays finished steps without asking the model again (the envs 
 Nothing a model says ends the run: an exception from the env or its metric wrappers while a reply is played
 (or while an episode is set up) becomes that step's error record and ends the episode with status
 ``env_error`` (the env is in an unknown state after it); the other episodes go on. What the history carries
-of one reply is clipped (:func:`history_text`), so a huge reply cannot grow every later prompt.
+of one reply is clipped (:func:`history_text`, :mod:`.limits`), so a huge reply cannot grow every later prompt.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .client import ChatRequest, FatalRequestError, ModelClient
+from .limits import MAX_OBSERVATION_CHARS, MAX_REPLY_CHARS
 from .requests import RequestStats, ask, progress_bar
 from .rundir import RunDir, clipped
 from .workers import run_all
@@ -33,11 +34,6 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 #: the last line of every step prompt (a model server can tell an episode's prompt by it)
 STEP_PROMPT_END = "Reply with your next action only, on one line."
-#: default of ``--max-reply-chars``: what the history keeps of one reply's action
-MAX_REPLY_CHARS = 2000
-#: what a prompt shows of one observation at most (the worlds' longest are ~12,000 characters); an env that
-#: echoes a huge action back in its feedback cannot grow the prompt past this
-MAX_OBSERVATION_CHARS = 20_000
 
 
 def history_text(text: str, limit: int) -> str:

@@ -14,7 +14,7 @@ replies in the cache; ``--resume`` answers those from it and asks the model only
 
 Text is stored losslessly: a reply holding a lone surrogate (valid JSON, ``"\\ud800"``) is written as a JSON
 escape, so it is cached and read back exactly as the model sent it. The cache keeps every finished reply
-whole; ``requests.jsonl`` keeps at most :data:`LOGGED_TEXT_CHARS` of one prompt message or reply (a marker
+whole; ``requests.jsonl`` keeps at most :data:`.limits.LOGGED_TEXT_CHARS` of one prompt message or reply (a marker
 says how much was left out), so a run's log stays proportional to what is useful in it.
 """
 
@@ -29,12 +29,11 @@ from typing import Any
 
 from ..scoring.io import write_json_atomic, write_text_atomic
 from .client import ChatReply, ChatRequest
+from .limits import LOGGED_TEXT_CHARS
 
 #: refuse to start with less free space than this in the run directory's file system
 MIN_FREE_BYTES = 16 * 1024 * 1024
 
-#: what ``requests.jsonl`` (and an episode's record) keeps of one prompt message or reply; the cache keeps all
-LOGGED_TEXT_CHARS = 50_000
 
 
 def json_text(obj: Any) -> str:
