@@ -42,8 +42,9 @@ def history_text(text: str, limit: int) -> str:
     if len(text) > limit:
         head = max(1, limit // 2)
         tail = max(0, limit - head)
-        text = (text[:head] + f" ... [{len(text) - head - tail} characters left out] ... "
-                + (text[len(text) - tail:] if tail else ""))
+        shown = (text[:head] + f" ... [{len(text) - head - tail} characters left out] ... "
+                 + (text[len(text) - tail:] if tail else ""))
+        text = shown if len(shown) < len(text) else text  # (never longer than the text itself)
     return _SURROGATE.sub("\ufffd", text)
 
 

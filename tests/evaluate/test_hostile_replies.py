@@ -9,6 +9,8 @@ import os
 
 import gymnasium as gym
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from eai_gym import registry
 from eai_gym.cli import main
@@ -180,3 +182,29 @@ def test_a_surrogate_in_an_episode_reply_reaches_the_env_and_later_prompts_can_b
     rec = result["tasks"][0]
     assert rec["status"] == "max_steps" and [a["action"] for a in rec["actions"]] == ["go to desk 1\ud800"] * 3
     assert all("request_error" not in a for a in rec["actions"])
+
+
+ANY_TEXT = st.text(st.characters(exclude_categories=()), max_size=300)  # lone surrogates included
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(reply=ANY_TEXT)
+def test_any_reply_round_trips_through_the_cache_and_the_log(tmp_path, reply):
+    request = ChatRequest.of("m", [{"role": "user", "content": reply}])
+    path = tmp_path / str(abs(hash(reply)))
+    with RunDir(str(path), SETTINGS, False) as run:
+        run.store(request, ChatReply(reply, 1, 1, "stop"))
+        assert run.cached(request).content == reply
+        run.log("x", request, ChatReply(reply, 1, 1, "stop"), False)
+    line = json.loads(open(path / "requests.jsonl", encoding="utf-8").read())
+    assert line["reply"] == reply and line["prompt"][0]["content"] == reply
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=ANY_TEXT, action=ANY_TEXT, limit=st.integers(1, 50))
+def test_what_a_prompt_carries_is_bounded_and_encodable(text, action, limit):
+    shown = history_text(text, limit)
+    assert len(shown) <= min(len(text), limit + 60)
+    shown.encode("utf-8")  # no lone surrogate left
+    echoed = text + action + text
+    assert len(without_echo(echoed, action, limit)) <= len(echoed)
