@@ -238,7 +238,7 @@ def _importable(module: str) -> bool:
 
 
 #: the commands, in the order ``eai-gym --help`` lists them; ``COMMANDS[4:8]`` are :mod:`.cli_explore`'s
-COMMANDS = ("score", "evaluate", "prompts", "serve", "list", "show", "play", "report", "compat")
+COMMANDS = ("score", "evaluate", "prompts", "serve", "list", "show", "play", "report", "compat", "fake-llm")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -290,6 +290,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         from .compat.setup import add_parser as add_compat_parser
 
         add_compat_parser(sub)
+    if command in (None, "fake-llm"):
+        from .evaluate.fake_llm import add_parser as add_fake_llm_parser
+
+        add_fake_llm_parser(sub)
     p.set_defaults(explore=explore)
     p.commands = dict(sub.choices)
     return p
@@ -431,6 +435,10 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: S
         from .compat.setup import run as run_compat
 
         return run_compat(args)
+    if args.command == "fake-llm":
+        from .evaluate.fake_llm import run as run_fake_llm
+
+        return run_fake_llm(args)
     if args.command in args.explore:
         from .cli_explore import run
 

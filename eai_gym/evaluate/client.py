@@ -5,7 +5,8 @@ One :class:`ChatRequest` is everything that determines a reply (model, messages,
 (``tenacity``) on rate limits (429, honouring ``Retry-After``), server errors (5xx), timeouts, dropped
 connections and malformed reply bodies; a request that still fails gives a :class:`ChatReply` with
 ``error`` set, never an exception, except for errors no retry can mend (a wrong key or model name:
-:class:`FatalRequestError`), which stop the run.
+:class:`FatalRequestError`), which stop the run. Each retry is reported to the caller (``on_retry``) with its
+cause, and :meth:`ModelClient.cancel` ends the waits and the retries of every request at once (an interrupt).
 """
 
 from __future__ import annotations
@@ -13,10 +14,13 @@ from __future__ import annotations
 import email.utils
 import hashlib
 import json
+import threading
 import time
 import urllib.parse
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Callable
+
+from .errors import FatalRequestError, describe_error
 
 LLM_MISSING = "eai-gym evaluate needs the openai client library: pip install 'eai-gym[llm]'"
 
@@ -32,8 +36,12 @@ def public_endpoint(base_url: str | None) -> str | None:
     return urllib.parse.urlunsplit((parts.scheme, host, parts.path, "", ""))
 
 
-class FatalRequestError(Exception):
-    """The endpoint refused in a way that no retry can mend (authentication, permission, unknown model)."""
+class _Cancelled(Exception):
+    """Raised instead of an attempt after :meth:`ModelClient.cancel` (not retried)."""
+
+
+#: the error of a request that was stopped by :meth:`ModelClient.cancel` (it is asked again by ``--resume``)
+CANCELLED = "cancelled: the run was interrupted"
 
 
 @dataclass(frozen=True)
@@ -115,20 +123,57 @@ class ModelClient:
         except ImportError:
             raise ImportError(LLM_MISSING) from None
         self._openai = openai
+        self.base_url = base_url
+        self.has_key = bool(api_key)
+        self.timeout_s = timeout_s
         self.max_retries = max_retries
         self.backoff_s = backoff_s
         self.backoff_max_s = backoff_max_s
+        self._cancelled = threading.Event()
+        self._checked: bool | None = None  # None: check the endpoint before the first request
+        self._check_lock = threading.Lock()
         # the client's own HTTP pool (its connection limits are far above any --concurrency); retries are ours
         self._client = openai.OpenAI(base_url=base_url, api_key=api_key or "not-needed", timeout=timeout_s,
                                      max_retries=0)
 
+    @property
+    def endpoint(self) -> str:
+        """The endpoint's URL (without secrets), for messages."""
+        return public_endpoint(str(self._client.base_url).rstrip("/")) or "?"
+
     def close(self) -> None:
         self._client.close()
 
+    def cancel(self) -> None:
+        """Stop every request: no new attempt starts, backoff waits end now, and a request that is not in flight
+        yet returns :data:`CANCELLED` (an attempt already in flight runs to its end or its timeout)."""
+        self._cancelled.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled.is_set()
+
+    def check_endpoint(self, models: list[str]) -> list[str]:
+        """Check, once, that the endpoint answers and accepts the key and ``models``
+        (:func:`.probe.check_endpoint`); returns notes for the user. Raises :class:`FatalRequestError`."""
+        from .probe import PROBE_TIMEOUT_S, check_endpoint
+
+        with self._check_lock:
+            if self._checked:
+                return []
+            notes = check_endpoint(self._client, self.endpoint, min(self.timeout_s, PROBE_TIMEOUT_S), self.has_key,
+                                   models)
+            self._checked = True
+            return notes
+
+    def check_before_first_request(self) -> None:
+        """Make the first request that is sent check the endpoint first (a resumed run may need none)."""
+        self._checked = False
+
     def _retryable(self, exc: BaseException) -> bool:
         o = self._openai
-        if isinstance(exc, (o.AuthenticationError, o.PermissionDeniedError, o.NotFoundError)):
-            return False
+        if isinstance(exc, (o.AuthenticationError, o.PermissionDeniedError, o.NotFoundError, UnicodeEncodeError)):
+            return False  # (a request that cannot be encoded fails the same way every time)
         if isinstance(exc, o.APIStatusError):
             return exc.status_code in (408, 409, 429) or exc.status_code >= 500
         # timeouts, dropped connections, bodies that are not a chat completion (JSON or UTF-8 errors)
@@ -142,6 +187,8 @@ class ModelClient:
         return min(self.backoff_s * 2 ** attempt, self.backoff_max_s)
 
     def _once(self, request: ChatRequest) -> ChatReply:
+        if self.cancelled:
+            raise _Cancelled()
         kwargs: dict[str, Any] = {"model": request.model, "messages": request.message_dicts()}
         if request.temperature is not None:
             kwargs["temperature"] = request.temperature
@@ -159,11 +206,14 @@ class ModelClient:
                          completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
                          finish_reason=choice.finish_reason)
 
-    def complete(self, request: ChatRequest) -> ChatReply:
-        """The reply to ``request`` (retrying what can be retried). Raises :class:`FatalRequestError` only for
-        errors that every request would hit."""
+    def complete(self, request: ChatRequest,
+                 on_retry: Callable[[BaseException, int, float], None] | None = None) -> ChatReply:
+        """The reply to ``request`` (retrying what can be retried; ``on_retry(error, retry number, wait s)``
+        before each wait). Raises :class:`FatalRequestError` only for errors that every request would hit."""
         from tenacity import RetryError, Retrying, retry_if_exception, stop_after_attempt
 
+        if self._checked is False:
+            self.check_endpoint([request.model])
         attempts: list[str] = []
 
         def wait(state: Any) -> float:
@@ -172,20 +222,31 @@ class ModelClient:
         def before_sleep(state: Any) -> None:
             exc = state.outcome.exception()
             attempts.append(f"{type(exc).__name__}: {str(exc)[:300]}")
+            if on_retry is not None and not self.cancelled:
+                on_retry(exc, len(attempts), state.upcoming_sleep)
+
+        def stop(state: Any) -> bool:
+            return self.cancelled or stop_after_attempt(self.max_retries + 1)(state)
 
         t0 = time.perf_counter()
-        retrying = Retrying(stop=stop_after_attempt(self.max_retries + 1), wait=wait, before_sleep=before_sleep,
+        retrying = Retrying(stop=stop, wait=wait, before_sleep=before_sleep, sleep=self._cancelled.wait,
                             retry=retry_if_exception(self._retryable), reraise=False)
-        try:
-            reply = retrying(self._once, request)
-        except RetryError as e:
-            exc = e.last_attempt.exception()
-            reply = ChatReply(content=None, error=f"{type(exc).__name__}: {str(exc)[:300]}")
-        except Exception as exc:  # not retryable
-            o = self._openai
-            if isinstance(exc, (o.AuthenticationError, o.PermissionDeniedError, o.NotFoundError)):
-                raise FatalRequestError(f"{type(exc).__name__}: {str(exc)[:300]}") from None
-            reply = ChatReply(content=None, error=f"{type(exc).__name__}: {str(exc)[:300]}")
+        if self.cancelled:
+            reply = ChatReply(content=None, error=CANCELLED)
+        else:
+            try:
+                reply = retrying(self._once, request)
+            except RetryError as e:
+                exc = e.last_attempt.exception()
+                reply = ChatReply(content=None, error=CANCELLED if self.cancelled else
+                                  f"{type(exc).__name__}: {str(exc)[:300]}")
+            except _Cancelled:
+                reply = ChatReply(content=None, error=CANCELLED)
+            except Exception as exc:  # not retryable
+                o = self._openai
+                if isinstance(exc, (o.AuthenticationError, o.PermissionDeniedError, o.NotFoundError)):
+                    raise FatalRequestError(f"{describe_error(exc)} (from {self.endpoint})") from None
+                reply = ChatReply(content=None, error=f"{type(exc).__name__}: {str(exc)[:300]}")
         reply.latency_s = time.perf_counter() - t0
         reply.retries = len(attempts)
         reply.attempts = attempts

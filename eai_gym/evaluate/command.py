@@ -3,14 +3,38 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import math
 import os
+import signal
 import sys
-from typing import Any
+from typing import Any, Callable, Iterator
 
 from .. import __version__
+from .limits import MAX_REPLY_CHARS
 
 #: exit code of a run that finished but had requests that failed after their retries (rerun with --resume)
 EXIT_REQUEST_ERRORS = 3
+#: exit codes of a run stopped by Ctrl-C (SIGINT) and by SIGTERM
+EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
+
+
+def number(kind: type, low: float, *, above: bool = False, what: str = "") -> Callable[[str], Any]:
+    """An argparse type: a finite ``kind`` (int or float) that is at least ``low`` (``above``: more than it)."""
+    bound = f"more than {low:g}" if above else f"at least {low:g}"
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {'an integer' if kind is int else 'a number'}, "
+                                             f"got {text!r}") from None
+        if not math.isfinite(value) or value < low or (above and value == low):
+            raise argparse.ArgumentTypeError(f"must be a finite number {bound}{what}, got {text!r}")
+        return value
+    parse.__name__ = kind.__name__  # argparse names the type in its messages
+    return parse
 
 
 def add_parser(sub: Any, worlds: list[str], modes: list[str], protocols: list[str]) -> argparse.ArgumentParser:
@@ -34,20 +58,25 @@ def add_parser(sub: Any, worlds: list[str], modes: list[str], protocols: list[st
     e.add_argument("--run-dir", required=True, help="the run's directory (created; holds settings, requests, "
                                                     "replies, results and the reply cache)")
     e.add_argument("--resume", action="store_true", help="continue the run in --run-dir (same options)")
-    e.add_argument("--concurrency", type=int, default=4, help="requests in flight at once (default 4)")
-    e.add_argument("--temperature", type=float, default=0.0, help="sampling temperature (default 0)")
-    e.add_argument("--max-tokens", type=int, default=None, help="reply length limit (default: the endpoint's)")
+    e.add_argument("--concurrency", type=number(int, 1), default=4, help="requests in flight at once (default 4)")
+    e.add_argument("--temperature", type=number(float, 0), default=0.0, help="sampling temperature (default 0)")
+    e.add_argument("--max-tokens", type=number(int, 1), default=None,
+                   help="reply length limit (default: the endpoint's)")
     e.add_argument("--seed", type=int, default=None, help="sampling seed sent to the endpoint")
-    e.add_argument("--limit", type=int, default=None, help="only the first N tasks")
+    e.add_argument("--limit", type=number(int, 1), default=None, help="only the first N tasks")
     e.add_argument("--task", action="append", default=None, metavar="ID", help="only this task (repeatable)")
     e.add_argument("--system-prompt", metavar="FILE", help="a system message read from FILE")
-    e.add_argument("--request-timeout", type=float, default=120.0, help="seconds per attempt (default 120)")
-    e.add_argument("--max-retries", type=int, default=6,
+    e.add_argument("--request-timeout", type=number(float, 0, above=True), default=120.0,
+                   help="seconds per attempt (default 120)")
+    e.add_argument("--max-retries", type=number(int, 0), default=6,
                    help="retries of a request on 429/5xx/timeouts/connection errors (default 6, exponential backoff)")
-    e.add_argument("--max-steps", type=int, default=50, help="episodes: replies per episode (default 50)")
+    e.add_argument("--max-steps", type=number(int, 1), default=50, help="episodes: replies per episode (default 50)")
     e.add_argument("--admissible", action="store_true", help="episodes: list the legal actions in every prompt")
-    e.add_argument("--history", type=int, default=0,
+    e.add_argument("--history", type=number(int, 0), default=0,
                    help="episodes: steps of history shown (default 0: all)")
+    e.add_argument("--max-reply-chars", type=number(int, 1), default=MAX_REPLY_CHARS, metavar="N",
+                   help=f"episodes: characters of one reply's action the history keeps (default {MAX_REPLY_CHARS}; "
+                        f"longer ones are clipped with a marker)")
     from .. import registry
 
     for opt, users in registry.options():
@@ -86,7 +115,8 @@ def settings_of(args: argparse.Namespace, protocol: str, argv: list[str]) -> dic
             "sampling": {"temperature": args.temperature, "max_tokens": args.max_tokens, "seed": args.seed},
             "run_options": {"limit": args.limit, "task": args.task, "system_prompt": args.system_prompt,
                             "max_steps": args.max_steps, "admissible": args.admissible, "history": args.history,
-                            "mode_options": mode_options(args, args.world, args.mode)},
+                            "mode_options": mode_options(args, args.world, args.mode),
+                            **({"max_reply_chars": args.max_reply_chars} if args.mode == "episodes" else {})},
             "request_options": {"concurrency": args.concurrency, "request_timeout": args.request_timeout,
                                 "max_retries": args.max_retries},
             "api_key_env": args.api_key_env, "argv": _redacted(argv)}
@@ -123,11 +153,56 @@ def select_tasks(all_ids: list[str], task: list[str] | None, limit: int | None) 
     return ids[:limit] if limit is not None else ids
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread so that the run stops as on Ctrl-C (and exits 143)."""
+
+
+@contextlib.contextmanager
+def sigterm_interrupts() -> Iterator[None]:
+    """While the block runs (in the main thread), SIGTERM raises :class:`Terminated`; the handler before is
+    restored after."""
+    def handler(signum: int, frame: Any) -> None:
+        raise Terminated()
+
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def rounded(value: Any, digits: int = 4) -> Any:
+    """``value`` with every float rounded to ``digits`` decimals, for display."""
+    if isinstance(value, float):
+        return round(value, digits) if math.isfinite(value) else value
+    if isinstance(value, dict):
+        return {k: rounded(v, digits) for k, v in value.items()}
+    if isinstance(value, list):
+        return [rounded(v, digits) for v in value]
+    return value
+
+
 def run_evaluate(args: argparse.Namespace, argv: list[str]) -> int:
-    """Run the world's mode as the flags say. Exit codes: 0 done, 2 bad options or an unusable run directory
-    (before any model call), 3 done with failed requests (rerun with --resume)."""
+    """Run the world's mode as the flags say. Exit codes: 0 done, 2 bad options, an unusable run directory or
+    an endpoint that cannot be used (before any model call), 3 done with failed requests (rerun with --resume),
+    130 interrupted (Ctrl-C), 143 stopped by SIGTERM; finished replies are kept in every case."""
+    with sigterm_interrupts():
+        try:
+            return _run_evaluate(args, argv)
+        except KeyboardInterrupt as e:
+            print(f"eai-gym: {'stopped (SIGTERM)' if isinstance(e, Terminated) else 'interrupted'}; finished "
+                  f"replies are kept in {args.run_dir} (rerun with --resume)", file=sys.stderr)
+            return EXIT_TERMINATED if isinstance(e, Terminated) else EXIT_INTERRUPTED
+
+
+def _run_evaluate(args: argparse.Namespace, argv: list[str]) -> int:
     from .. import registry
     from .client import LLM_MISSING, FatalRequestError, ModelClient
+    from .offline import ScoringError
     from .rundir import RunDir, RunDirError
     from .targets import target as make_target
 
@@ -136,12 +211,8 @@ def run_evaluate(args: argparse.Namespace, argv: list[str]) -> int:
     except registry.RegistryError as e:
         print(f"eai-gym: {e}", file=sys.stderr)
         return 2
-
-    if args.concurrency < 1 or args.max_steps < 1 or (args.limit is not None and args.limit < 0):
-        print("eai-gym: --concurrency and --max-steps must be at least 1, --limit at least 0", file=sys.stderr)
-        return 2
     try:
-        target.models(args.model)
+        models = target.models(args.model)
         tasks = select_tasks(target.task_ids(), args.task, args.limit)
     except ValueError as e:
         print(f"eai-gym: {args.world}: {e}", file=sys.stderr)
@@ -162,23 +233,39 @@ def run_evaluate(args: argparse.Namespace, argv: list[str]) -> int:
         return 2
     sampling = {"temperature": args.temperature, "max_tokens": args.max_tokens, "seed": args.seed}
     try:
-        with RunDir(args.run_dir, settings_of(args, target.protocol, argv), args.resume) as run:
+        with RunDir(args.run_dir, settings_of(args, target.protocol, argv), args.resume, begin=False) as run:
+            if args.resume:
+                client.check_before_first_request()  # everything may be in the cache already
+            else:
+                for note in client.check_endpoint(list(models.values())):
+                    print(f"eai-gym: {note}", file=sys.stderr)
+            run.begin()
             result = target.run(run, client, tasks, sampling=sampling, system_prompt=system_prompt, args=args)
     except RunDirError as e:
         print(f"eai-gym: {e}", file=sys.stderr)
         return 2
     except FatalRequestError as e:
-        print(f"eai-gym: the endpoint refused: {e}; finished replies are kept in {args.run_dir}", file=sys.stderr)
+        kept = f"; finished replies are kept in {args.run_dir}" if os.path.exists(
+            os.path.join(args.run_dir, "settings.json")) else ""
+        print(f"eai-gym: {e}{kept}", file=sys.stderr)
+        return 2
+    except ScoringError as e:
+        print(f"eai-gym: {e}; the replies are kept in {os.path.join(args.run_dir, 'replies.json')}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"eai-gym: cannot write in the run directory {args.run_dir}: {e.strerror or e}; finished replies "
+              f"are kept (rerun with --resume)", file=sys.stderr)
         return 2
     finally:
         client.close()
     import json
 
-    print(json.dumps(result["summary"], indent=2))
+    print(json.dumps(rounded(result["summary"]), indent=2))
     failed = result.get("n_request_errors", result["summary"].get("request_errors", 0))
     tokens = result["tokens"]
     print(f"{result['n_items']} items, {tokens['total_tokens']} tokens; results in "
-          f"{os.path.join(args.run_dir, 'results.json')}", file=sys.stderr)
+          f"{os.path.join(args.run_dir, 'results.json')} (summary floats shown rounded to 4 decimals; the file "
+          f"keeps them whole)", file=sys.stderr)
     if failed:
         print(f"eai-gym: {failed} request(s) failed after their retries (see requests.jsonl); "
               f"rerun with --resume to ask for them again", file=sys.stderr)

@@ -1,21 +1,28 @@
-"""A deterministic OpenAI-compatible chat server on loopback, with fault injection.
+"""A deterministic OpenAI-compatible chat server, with fault injection (``eai-gym fake-llm`` runs one).
 
 For tests, benchmarks and dry runs of ``eai-gym evaluate`` without a model: ``POST /v1/chat/completions``
 answers with ``answer(messages)`` (by default the last user message's sha256, so replies are
-reproducible), and ``GET /v1/models`` lists the model. Faults are chosen per request text, so the same
-prompt meets the same fault on every run:
+reproducible), and ``GET /v1/models`` lists the model. It is built on the standard library's
+``http.server``: it needs no extra, and it can misbehave below HTTP (drop a connection, send bytes that
+are not UTF-8 or not JSON) where a web framework would not let it. Faults are chosen per request text, so
+the same prompt meets the same fault on every run:
 
 * ``transient``: ``{kind: fraction}`` — that fraction of prompts fail on their first ``fail_attempts``
   attempts with ``rate_limit`` (429 + ``Retry-After``), ``server_error`` (500), ``slow`` (the reply
   comes after ``slow_s`` seconds, past a client's timeout), ``drop`` (the connection is closed with no
   reply), ``malformed`` (200 with a body that is not JSON), ``non_utf8`` (200 with invalid UTF-8 bytes);
 * ``strict_model``: a request for another model than ``model`` gets 404 (as hosted APIs answer);
-* ``api_key``: when given, a request without ``Authorization: Bearer <api_key>`` gets 401;
+* ``api_key``: when given, a request (models route included) without ``Authorization: Bearer <api_key>``
+  gets 401;
+* ``models_route``: False answers ``GET /v1/models`` with 404 (servers that only have the chat route);
 * ``delay_s``: every reply takes that long (a model's latency);
-* ``content``: ``{kind: fraction}`` — that fraction of prompts always get ``empty`` content or a
-  ``huge`` (100 kB) reply.
+* ``content``: ``{kind: fraction}`` — that fraction of prompts always get, instead of the answer:
+  ``empty`` content, a ``huge`` reply (``huge_chars`` characters, one long line), or the answer followed
+  by a lone ``surrogate`` (``\ud800``, valid JSON), or a ``nested`` reply (``[{"action": `` 1,000 times), or
+  a ``digits`` reply (an action whose id has 5,000 digits).
 
-``calls`` counts the requests per prompt text, so a test can check that nothing was asked twice.
+``calls`` counts the requests per prompt text, so a test can check that nothing was asked twice;
+``models_calls`` counts the requests to the models route.
 """
 
 from __future__ import annotations
@@ -29,8 +36,24 @@ from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 
+#: the largest request body the server reads (413 above)
+MAX_BODY_BYTES = 64 * 2**20
+
 TRANSIENT = ("rate_limit", "server_error", "slow", "drop", "malformed", "non_utf8")
-CONTENT = ("empty", "huge")
+CONTENT = ("empty", "huge", "surrogate", "nested", "digits")
+
+
+def content_fault(kind: str, answer: str, huge_chars: int) -> str:
+    """The reply a content fault gives instead of ``answer``."""
+    if kind == "empty":
+        return ""
+    if kind == "huge":
+        return "x" * huge_chars
+    if kind == "surrogate":
+        return answer + "\ud800"
+    if kind == "nested":
+        return '[{"action": ' * 1000
+    return "[WALK] <kitchen> (" + "1" * 5000 + ")"  # digits
 
 
 def _fraction_hit(text: str, kind: str, fraction: float) -> bool:
@@ -39,7 +62,8 @@ def _fraction_hit(text: str, kind: str, fraction: float) -> bool:
 
 
 def default_answer(messages: list[dict[str, Any]]) -> str:
-    return "reply " + hashlib.sha256(str(messages[-1].get("content", "")).encode()).hexdigest()[:16]
+    text = str(messages[-1].get("content", ""))
+    return "reply " + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 class FakeChatServer:
@@ -48,7 +72,8 @@ class FakeChatServer:
     def __init__(self, answer: Callable[[list[dict[str, Any]]], str] = default_answer, *, model: str = "fake-model",
                  transient: dict[str, float] | None = None, content: dict[str, float] | None = None,
                  fail_attempts: int = 1, slow_s: float = 2.0, retry_after: str = "0", delay_s: float = 0.0,
-                 api_key: str | None = None, strict_model: bool = False) -> None:
+                 api_key: str | None = None, strict_model: bool = False, models_route: bool = True,
+                 huge_chars: int = 100_000, host: str = "127.0.0.1", port: int = 0) -> None:
         for kind in transient or {}:
             if kind not in TRANSIENT:
                 raise ValueError(f"unknown transient fault {kind!r}; expected one of {', '.join(TRANSIENT)}")
@@ -65,8 +90,13 @@ class FakeChatServer:
         self.delay_s = delay_s
         self.api_key = api_key
         self.strict_model = strict_model
+        self.models_route = models_route
+        self.huge_chars = huge_chars
+        self.host = host
+        self.port = port
         self.calls: Counter[str] = Counter()
         self.requests = 0
+        self.models_calls = 0
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -74,7 +104,11 @@ class FakeChatServer:
     @property
     def base_url(self) -> str:
         assert self._server is not None, "the server is not started"
-        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+        host = self.host if ":" not in self.host else f"[{self.host}]"
+        return f"http://{host}:{self._server.server_address[1]}/v1"
+
+    def _authorized(self, handler: Any) -> bool:
+        return self.api_key is None or handler.headers.get("Authorization") == f"Bearer {self.api_key}"
 
     def start(self) -> "FakeChatServer":
         owner = self
@@ -103,19 +137,29 @@ class FakeChatServer:
                     self.close_connection = True
 
             def do_GET(self) -> None:  # noqa: N802
-                if self.path.rstrip("/").endswith("/models"):
+                if self.path.rstrip("/").endswith("/models") and owner.models_route:
+                    with owner._lock:
+                        owner.models_calls += 1
+                    if not owner._authorized(self):
+                        self._send(401, b'{"error": {"message": "invalid api key", "code": "invalid_api_key"}}')
+                        return
                     self._send(200, json.dumps({"object": "list", "data": [
                         {"id": owner.model, "object": "model", "owned_by": "eai-gym"}]}).encode())
                 else:
                     self._send(404, b'{"error": {"message": "not found"}}')
 
             def do_POST(self) -> None:  # noqa: N802
-                length = int(self.headers.get("Content-Length") or 0)
+                text = self.headers.get("Content-Length") or "0"
+                length = int(text) if text.isdigit() and len(text) < 12 else -1
+                if not 0 <= length <= MAX_BODY_BYTES:
+                    self.close_connection = True
+                    self._send(413, b'{"error": {"message": "request body too large or without a length"}}')
+                    return
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     self.rfile.read(length)
                     self._send(404, b'{"error": {"message": "no such route", "code": "not_found"}}')
                     return
-                if owner.api_key is not None and self.headers.get("Authorization") != f"Bearer {owner.api_key}":
+                if not owner._authorized(self):
                     self.rfile.read(length)
                     self._send(401, b'{"error": {"message": "invalid api key", "code": "invalid_api_key"}}')
                     return
@@ -137,7 +181,9 @@ class FakeChatServer:
             def handle_error(self, request: Any, client_address: Any) -> None:
                 pass  # a client that hung up mid-reply is not the server's error
 
-        self._server = Server(("127.0.0.1", 0), Handler)
+        if ":" in self.host:
+            Server.address_family = socket.AF_INET6
+        self._server = Server((self.host, self.port), Handler)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
         return self
@@ -173,7 +219,7 @@ class FakeChatServer:
             return
         for kind, fraction in sorted(self.content.items()):
             if _fraction_hit(text, kind, fraction):
-                content = "" if kind == "empty" else ("x" * 99 + "\n") * 1000
+                content = content_fault(kind, content, self.huge_chars)
         prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in messages)
         body = {"id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": request.get("model"),
                 "choices": [{"index": 0, "message": {"role": "assistant", "content": content},

@@ -24,6 +24,38 @@ def token_totals(stats: RequestStats) -> dict[str, int]:
             "total_tokens": stats.prompt_tokens + stats.completion_tokens}
 
 
+class ScoringError(Exception):
+    """The mode's scorer failed on the run's replies as a whole (the replies are kept in ``replies.json``)."""
+
+
+def score_isolated(score: Callable[[list[dict[str, Any]]], dict[str, Any]],
+                   items: list[dict[str, Any]]) -> dict[str, Any]:
+    """``score(items)``; if the scorer raises, each item is scored alone to find the replies it cannot take,
+    those are scored as an empty (unreadable) reply, and their records say so in ``scoring_error``: one
+    reply never loses the run. Raises :class:`ScoringError` if the scorer fails even then."""
+    try:
+        return score(items)
+    except Exception as whole:  # noqa: BLE001 - find the items the scorer cannot take
+        first = whole
+    errors: dict[int, str] = {}
+    for i, item in enumerate(items):
+        try:
+            score([item])
+        except Exception as e:  # noqa: BLE001
+            errors[i] = f"the scorer raised {type(e).__name__} on this reply ({str(e)[:200]}); scored as an empty reply"
+    safe = [{**it, "llm_output": ""} if i in errors else it for i, it in enumerate(items)]
+    try:
+        scored = score(safe)
+    except Exception as e:  # noqa: BLE001
+        raise ScoringError(f"the scorer failed: {type(first).__name__}: {str(first)[:300]}"
+                           + (f" (and again without the replies it cannot take: {type(e).__name__})"
+                              if errors else "")) from None
+    for i, message in errors.items():
+        if i < len(scored["tasks"]) and isinstance(scored["tasks"][i], dict):
+            scored["tasks"][i]["scoring_error"] = message
+    return scored
+
+
 def run_offline(run: RunDir, client: ModelClient | None, prompts: Sequence[dict[str, str]], *, model: str,
                 sampling: dict[str, Any], system_prompt: str | None, concurrency: int,
                 score: Callable[[list[dict[str, Any]]], dict[str, Any]],
@@ -41,7 +73,7 @@ def run_offline(run: RunDir, client: ModelClient | None, prompts: Sequence[dict[
     items = [{"identifier": p["identifier"], "llm_output": reply_to_output(r.content or "")}
              for p, r in zip(prompts, replies)]
     run.write("replies.json", items)
-    scored = score(items)
+    scored = score_isolated(score, items)
     tasks = scored["tasks"]
     for record, reply in zip(tasks, replies):
         if not reply.ok:

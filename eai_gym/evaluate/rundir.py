@@ -11,6 +11,11 @@ Layout::
 
 Every file is written whole (temp file + rename), so a run killed at any point leaves only finished
 replies in the cache; ``--resume`` answers those from it and asks the model only for the rest.
+
+Text is stored losslessly: a reply holding a lone surrogate (valid JSON, ``"\\ud800"``) is written as a JSON
+escape, so it is cached and read back exactly as the model sent it. The cache keeps every finished reply
+whole; ``requests.jsonl`` keeps at most :data:`.limits.LOGGED_TEXT_CHARS` of one prompt message or reply (a marker
+says how much was left out), so a run's log stays proportional to what is useful in it.
 """
 
 from __future__ import annotations
@@ -24,9 +29,30 @@ from typing import Any
 
 from ..scoring.io import write_json_atomic, write_text_atomic
 from .client import ChatReply, ChatRequest
+from .limits import LOGGED_TEXT_CHARS
 
 #: refuse to start with less free space than this in the run directory's file system
 MIN_FREE_BYTES = 16 * 1024 * 1024
+
+
+
+def json_text(obj: Any) -> str:
+    """``obj`` as one line of JSON that UTF-8 can always encode: non-ASCII text as it is, unless a string holds
+    a lone surrogate, in which case the whole line is ASCII with JSON escapes (lossless either way)."""
+    text = json.dumps(obj, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(obj)
+    return text
+
+
+def clipped(text: Any, limit: int = LOGGED_TEXT_CHARS) -> Any:
+    """``text``, or its first ``limit`` characters and a marker saying how many more there were (anything
+    that is not a string is returned as it is)."""
+    if not isinstance(text, str) or len(text) <= limit:
+        return text
+    return text[:limit] + f"... [{len(text) - limit} more characters not shown]"
 
 
 class RunDirError(Exception):
@@ -36,13 +62,16 @@ class RunDirError(Exception):
 class RunDir:
     """An open run directory. Use as a context manager: it holds the directory's lock until closed."""
 
-    def __init__(self, path: str, settings: dict[str, Any], resume: bool) -> None:
+    def __init__(self, path: str, settings: dict[str, Any], resume: bool, *, begin: bool = True) -> None:
         self.path = path
         self.settings = settings
         self._lock_fd: int | None = None
         self._log_lock = threading.Lock()
-        self._log = None
+        self._log: Any = None
+        self._closed = False
         self._open(resume)
+        if begin:
+            self.begin()
 
     # --- opening ---------------------------------------------------------------------------------
     def _open(self, resume: bool) -> None:
@@ -63,11 +92,21 @@ class RunDir:
         try:
             self._check_space()
             self._check_settings(resume)
-            write_json_atomic(os.path.join(self.path, "settings.json"), self.settings)
-            self._log = open(os.path.join(self.path, "requests.jsonl"), "a", encoding="utf-8")
         except BaseException:
             self.close()
             raise
+
+    def begin(self) -> None:
+        """Write ``settings.json`` and open ``requests.jsonl``: from here on, the directory holds a run (checks
+        that must pass before a directory holds a run, such as the endpoint's, go between opening and this)."""
+        if self._log is not None:
+            return
+        try:
+            write_json_atomic(os.path.join(self.path, "settings.json"), self.settings)
+            self._log = open(os.path.join(self.path, "requests.jsonl"), "a", encoding="utf-8")
+        except OSError as e:
+            self.close()
+            raise RunDirError(f"cannot write in the run directory {self.path}: {e.strerror or e}") from None
 
     def _check_space(self) -> None:
         probe = os.path.join(self.path, ".write-probe")
@@ -101,9 +140,13 @@ class RunDir:
                                   f"{self.settings.get(key)!r}); resume it with the same options or use another --run-dir")
 
     def close(self) -> None:
-        if self._log is not None:
-            self._log.close()
-            self._log = None
+        """Release the directory. Requests still finishing in other threads (after an interrupt) write nothing
+        more: neither the log nor the cache."""
+        with self._log_lock:
+            self._closed = True
+            if self._log is not None:
+                self._log.close()
+                self._log = None
         if self._lock_fd is not None:
             os.close(self._lock_fd)  # releases the flock
             self._lock_fd = None
@@ -125,17 +168,25 @@ class RunDir:
                 entry = json.load(f)
         except FileNotFoundError:
             return None
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return None  # unreadable: ask again
-        reply = entry.get("reply", {})
-        return ChatReply(content=reply.get("content"), prompt_tokens=reply.get("prompt_tokens", 0),
-                         completion_tokens=reply.get("completion_tokens", 0),
-                         finish_reason=reply.get("finish_reason"), latency_s=reply.get("latency_s", 0.0),
-                         retries=reply.get("retries", 0))
+        reply = entry.get("reply") if isinstance(entry, dict) else None
+        if not isinstance(reply, dict) or not isinstance(reply.get("content"), str):
+            return None  # not a reply this code wrote: ask again
+
+        def number(key: str, kind: type) -> Any:
+            value = reply.get(key, 0)
+            return value if isinstance(value, (int, float)) and not isinstance(value, bool) else kind(0)
+
+        finish = reply.get("finish_reason")
+        return ChatReply(content=reply["content"], prompt_tokens=int(number("prompt_tokens", int)),
+                         completion_tokens=int(number("completion_tokens", int)),
+                         finish_reason=finish if isinstance(finish, str) else None,
+                         latency_s=float(number("latency_s", float)), retries=int(number("retries", int)))
 
     def store(self, request: ChatRequest, reply: ChatReply) -> None:
         """Keep a successful reply (failed requests are asked again on resume)."""
-        if not reply.ok:
+        if not reply.ok or self._closed:
             return
         path = self._cache_path(request.key())
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -143,18 +194,25 @@ class RunDir:
                              "temperature": request.temperature, "max_tokens": request.max_tokens,
                              "seed": request.seed},
                  "reply": {k: v for k, v in reply.to_json().items() if k not in ("error", "attempts")}}
-        write_text_atomic(path, json.dumps(entry, ensure_ascii=False))
+        write_text_atomic(path, json_text(entry))
 
-    def log(self, item: str, request: ChatRequest, reply: ChatReply, cached: bool) -> None:
-        """Append the request and its outcome to ``requests.jsonl``."""
-        line = json.dumps({"item": item, "key": request.key(), "cached": cached,
-                           "prompt": request.message_dicts(), "reply": reply.content,
-                           "prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens,
-                           "finish_reason": reply.finish_reason, "latency_s": round(reply.latency_s, 6),
-                           "retries": reply.retries, "error": reply.error, "attempt_errors": reply.attempts},
-                          ensure_ascii=False)
+    def log(self, item: str, request: ChatRequest, reply: ChatReply, cached: bool, shared: bool = False) -> None:
+        """Append the request and its outcome to ``requests.jsonl`` (each prompt message and the reply clipped
+        to :data:`LOGGED_TEXT_CHARS`; ``shared``: the reply of an identical request that was in flight)."""
+        record = {"item": item, "key": request.key(), "cached": cached,
+                  "prompt": [{"role": r, "content": clipped(c)} for r, c in request.messages],
+                  "reply": clipped(reply.content), "reply_chars": None if reply.content is None else len(reply.content),
+                  "prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens,
+                  "finish_reason": reply.finish_reason, "latency_s": round(reply.latency_s, 6),
+                  "retries": reply.retries, "error": reply.error, "attempt_errors": reply.attempts}
+        if shared:
+            record["shared"] = True
+        line = json_text(record)
         with self._log_lock:
-            assert self._log is not None
+            if self._log is None:
+                if self._closed:
+                    return  # a request that finished after the run stopped
+                raise RunDirError(f"{self.path}: the run has not begun (RunDir.begin)")
             self._log.write(line + "\n")
             self._log.flush()
 

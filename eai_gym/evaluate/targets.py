@@ -120,7 +120,8 @@ def _episodes(world: registry.WorldSpec, protocol: str, options: dict[str, Any])
 
         register_envs()  # (the eai-gym command imports the package without registering)
         common = dict(sampling=sampling, system_prompt=system_prompt, concurrency=args.concurrency,
-                      max_steps=args.max_steps, admissible=args.admissible, history_limit=args.history)
+                      max_steps=args.max_steps, admissible=args.admissible, history_limit=args.history,
+                      max_reply_chars=args.max_reply_chars)
         if team_env:
             import pettingzoo
 
