@@ -119,7 +119,7 @@ class SummaryLayout:
 EPISODES_SUMMARY = SummaryLayout(
     keys=(SummaryKey("success_rate"), SummaryKey("progress_rate"), SummaryKey("mean_steps", higher_is_better=False)),
     units=(("*_rate", "fraction"), ("mean_steps", "steps"), ("episodes", "count"), ("finished", "count"),
-           ("cut_off", "count"), ("request_errors", "count"), ("error_counts.*", "count")))
+           ("cut_off", "count"), ("request_errors", "count"), ("env_errors", "count"), ("error_counts.*", "count")))
 
 
 #: the fields every mode's per-item records carry

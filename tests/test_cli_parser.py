@@ -63,7 +63,7 @@ def test_errors_found_after_parsing_show_the_command_usage(whole: bool, capsys: 
 BOGUS = [[c, *args, "--no-such-option"] for c, args in (
     ("score", ["virtualhome", "--gold"]), ("evaluate", ["alfworld", "--mode", "episodes", "--model", "m", "--run-dir", "d"]),
     ("prompts", ["virtualhome", "--mode", "action_sequencing"]), ("list", []), ("show", ["alfworld", "1"]),
-    ("play", ["alfworld"]), ("report", ["a.json"]), ("compat", ["status"]))]
+    ("play", ["alfworld"]), ("report", ["a.json"]), ("compat", ["status"]), ("fake-llm", []))]
 
 
 def test_every_command_is_covered() -> None:

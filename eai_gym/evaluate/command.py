@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import math
 import os
-import signal
 import sys
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from .. import __version__
+from ..interrupts import exit_code, sigterm_interrupts
 from .limits import MAX_REPLY_CHARS
 
 #: exit code of a run that finished but had requests that failed after their retries (rerun with --resume)
 EXIT_REQUEST_ERRORS = 3
-#: exit codes of a run stopped by Ctrl-C (SIGINT) and by SIGTERM
-EXIT_INTERRUPTED = 130
-EXIT_TERMINATED = 143
 
 
 def number(kind: type, low: float, *, above: bool = False, what: str = "") -> Callable[[str], Any]:
@@ -153,28 +149,6 @@ def select_tasks(all_ids: list[str], task: list[str] | None, limit: int | None) 
     return ids[:limit] if limit is not None else ids
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised in the main thread so that the run stops as on Ctrl-C (and exits 143)."""
-
-
-@contextlib.contextmanager
-def sigterm_interrupts() -> Iterator[None]:
-    """While the block runs (in the main thread), SIGTERM raises :class:`Terminated`; the handler before is
-    restored after."""
-    def handler(signum: int, frame: Any) -> None:
-        raise Terminated()
-
-    try:
-        previous = signal.signal(signal.SIGTERM, handler)
-    except ValueError:  # not the main thread: leave signals alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def rounded(value: Any, digits: int = 4) -> Any:
     """``value`` with every float rounded to ``digits`` decimals, for display."""
     if isinstance(value, float):
@@ -190,13 +164,14 @@ def run_evaluate(args: argparse.Namespace, argv: list[str]) -> int:
     """Run the world's mode as the flags say. Exit codes: 0 done, 2 bad options, an unusable run directory or
     an endpoint that cannot be used (before any model call), 3 done with failed requests (rerun with --resume),
     130 interrupted (Ctrl-C), 143 stopped by SIGTERM; finished replies are kept in every case."""
-    with sigterm_interrupts():
+    with sigterm_interrupts():  # as the command line sets it up (a caller of this function may not have)
         try:
             return _run_evaluate(args, argv)
         except KeyboardInterrupt as e:
-            print(f"eai-gym: {'stopped (SIGTERM)' if isinstance(e, Terminated) else 'interrupted'}; finished "
+            code = exit_code(e)
+            print(f"eai-gym: {'stopped (SIGTERM)' if code == 143 else 'interrupted'}; finished "
                   f"replies are kept in {args.run_dir} (rerun with --resume)", file=sys.stderr)
-            return EXIT_TERMINATED if isinstance(e, Terminated) else EXIT_INTERRUPTED
+            return code
 
 
 def _run_evaluate(args: argparse.Namespace, argv: list[str]) -> int:
