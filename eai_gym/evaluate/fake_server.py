@@ -124,9 +124,10 @@ class FakeChatServer:
             def log_message(self, *args: Any) -> None:
                 pass
 
-            def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+            def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None,
+                      content_type: str = "application/json") -> None:
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(body)))
                 for k, v in (headers or {}).items():
                     self.send_header(k, v)
@@ -221,12 +222,27 @@ class FakeChatServer:
             if _fraction_hit(text, kind, fraction):
                 content = content_fault(kind, content, self.huge_chars)
         prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in messages)
+        usage = {"prompt_tokens": prompt_tokens, "completion_tokens": len(content.split()),
+                 "total_tokens": prompt_tokens + len(content.split())}
+        if request.get("stream"):
+            return self._stream(handler, request, content, usage)
         body = {"id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": request.get("model"),
                 "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
                              "finish_reason": "stop"}],
-                "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": len(content.split()),
-                          "total_tokens": prompt_tokens + len(content.split())}}
+                "usage": usage}
         handler._send(200, json.dumps(body).encode())
+
+    @staticmethod
+    def _stream(handler: Any, request: dict[str, Any], content: str, usage: dict[str, int]) -> None:
+        """A ``stream: true`` request, answered as OpenAI's API streams: server-sent events of chat-completion
+        chunks (the whole reply in one delta, then the finish reason, then the usage), and ``[DONE]``."""
+        head = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0, "model": request.get("model")}
+        chunks = [{**head, "choices": [{"index": 0, "delta": {"role": "assistant", "content": content},
+                                        "finish_reason": None}]},
+                  {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+                  {**head, "choices": [], "usage": usage}]
+        body = b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in chunks) + b"data: [DONE]\n\n"
+        handler._send(200, body, content_type="text/event-stream")
 
     def _fault(self, handler: Any, kind: str) -> None:
         if kind == "rate_limit":

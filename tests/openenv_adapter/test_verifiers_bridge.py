@@ -1,6 +1,6 @@
 """verifiers 0.4's OpenEnv bridge (``verifiers.v1.tasksets.openenv``, run by its own ``vf-eval``) playing ALFWorld
-against ``eai-gym serve alfworld --protocol openenv``, with a scripted streaming model that answers each task's gold
-plan. verifiers pins mcp 2 while OpenEnv 0.10's fastmcp needs mcp < 2, so it lives in a venv of its own: the test
+against ``eai-gym serve alfworld --protocol openenv``, with eai-gym's fake model server (it streams when asked, as
+verifiers' harness asks) answering each task's gold plan. verifiers pins mcp 2 while OpenEnv 0.10's fastmcp needs mcp < 2, so it lives in a venv of its own: the test
 runs ``vf-eval`` from ``$EAI_GYM_VERIFIERS_VENV/bin`` (else from ``PATH``) and skips when there is none."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from eai_gym.openenv.episode import EpisodeConfig  # noqa: E402
 from eai_gym.openenv.gold import gold_reply  # noqa: E402
 from eai_gym.openenv.server import build_app, running  # noqa: E402
 
-from .streaming_model import StreamingChatServer  # noqa: E402
+from eai_gym.evaluate.fake_server import FakeChatServer  # noqa: E402
 
 VENV_BIN = Path(os.environ["EAI_GYM_VERIFIERS_VENV"]) / "bin" if os.environ.get("EAI_GYM_VERIFIERS_VENV") else None
 VF_EVAL = str(VENV_BIN / "vf-eval") if VENV_BIN and (VENV_BIN / "vf-eval").exists() else shutil.which("vf-eval")
@@ -41,7 +41,7 @@ def config_for(example: str, model_url: str, env_url: str) -> str:
 
 
 def test_verifiers_plays_alfworld_through_its_openenv_bridge(tmp_path):
-    with StreamingChatServer(gold_reply) as model, \
+    with FakeChatServer(gold_reply) as model, \
             running(build_app(EpisodeConfig("alfworld"), max_sessions=8, idle_timeout=0)) as env_url:
         (tmp_path / "eval.toml").write_text(config_for(EXAMPLE.read_text(), model.base_url, env_url))
         env = {**os.environ, "EAI_GYM_FAKE_KEY": "x",
