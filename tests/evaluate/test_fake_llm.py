@@ -119,3 +119,21 @@ def test_a_port_in_use_exits_2(capsys):
         s.listen()
         assert main(["fake-llm", "--port", str(s.getsockname()[1])]) == 2
     assert "cannot listen" in capsys.readouterr().err
+
+
+def test_a_streamed_request_gets_the_same_reply_in_chunks():
+    """Clients that always stream (verifiers' harness) get the whole reply through the openai client's stream."""
+    openai = pytest.importorskip("openai")
+    from eai_gym.evaluate.fake_server import FakeChatServer
+
+    with FakeChatServer(lambda messages: "go to countertop 1") as server:
+        client = openai.OpenAI(base_url=server.base_url, api_key="x", max_retries=0)
+        messages = [{"role": "user", "content": "hi"}]
+        whole = client.chat.completions.create(model="fake-model", messages=messages)
+        parts = list(client.chat.completions.create(model="fake-model", messages=messages, stream=True,
+                                                    stream_options={"include_usage": True}))
+        client.close()
+    streamed = "".join(c.choices[0].delta.content or "" for c in parts if c.choices)
+    assert streamed == whole.choices[0].message.content == "go to countertop 1"
+    assert [c.choices[0].finish_reason for c in parts if c.choices][-1] == "stop"
+    assert parts[-1].usage.completion_tokens == whole.usage.completion_tokens
