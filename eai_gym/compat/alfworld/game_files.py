@@ -27,12 +27,12 @@ from ...envs.alfworld.engine import Engine
 from ...envs.alfworld.game import TASK_TYPES, Game, GameError, load_game_folder
 from ...envs.alfworld.generator import GenerationError, eval_game, eval_split, generate_game
 from ...envs.alfworld.oracle import Oracle
+from ...envs.alfworld.splits import SEED_STRIDE, SEEN_SEED_BASE, SEEN_SIZE, TRAIN_SIZE
 
 SHIPPED_ROOT = "eai-gym-shipped/alfworld"
 #: train_eval -> (ALFWorld's folder under json_2.1.1, trial prefix, number of shipped games)
-SHIPPED_SPLITS = {"train": ("train", "train", 3553), "eval_in_distribution": ("valid_seen", "seen", 140),
+SHIPPED_SPLITS = {"train": ("train", "train", TRAIN_SIZE), "eval_in_distribution": ("valid_seen", "seen", SEEN_SIZE),
                   "eval_out_of_distribution": ("valid_unseen", "eval", 134)}
-_SEEN_SEEDS = 10_000_000  #: seed offset of the in-distribution games (the train games use 0, 1000, 2000, ...)
 
 
 def shipped_path(train_eval: str, n: int) -> str:
@@ -63,19 +63,19 @@ def _shipped_paths(train_eval: str, n: int) -> tuple[str, ...]:
 
 
 def _generated(n: int, base: int) -> Game:
-    """Generated game ``n``: the first seed from ``base + 1000 n`` whose game is unsolved at the start
-    and solvable, with task type ``n mod 6``."""
+    """Generated game ``n``: the first seed from ``base + SEED_STRIDE n`` whose game is unsolved at the start
+    and solvable, with task type ``n mod 6`` (:mod:`eai_gym.envs.alfworld.splits`)."""
     task_type = TASK_TYPES[n % len(TASK_TYPES)]
-    for k in range(1000):
+    for k in range(SEED_STRIDE):
         try:
-            game = generate_game(base + 1000 * n + k, task_type, split="train")
+            game = generate_game(base + SEED_STRIDE * n + k, task_type, split="train")
         except GenerationError:
             continue
         engine = Engine(game)
         start = engine.initial_state()
         if not engine.won(start) and Oracle(engine).plan(start):
             return game
-    raise GameError(f"no solvable {task_type} game from seed {base + 1000 * n}")  # not reached by the generator
+    raise GameError(f"no solvable {task_type} game from seed {base + SEED_STRIDE * n}")  # not reached by the generator
 
 
 @lru_cache(maxsize=2048)
@@ -92,7 +92,7 @@ def load_game(path: str) -> Game:
                 if k == kind and 0 <= n < size:
                     if kind == "eval":
                         return eval_game(n)
-                    return _generated(n, 0 if kind == "train" else _SEEN_SEEDS)
+                    return _generated(n, 0 if kind == "train" else SEEN_SEED_BASE)
         raise GameError(f"{path}: not a shipped game path (expected .../trial_<eval|seen|train>_<n>/game.tw-pddl "
                         "with n in range)")
     folder = os.path.dirname(path) if os.path.basename(path) == "game.tw-pddl" or os.path.isfile(path) else path
