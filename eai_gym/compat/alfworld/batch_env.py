@@ -11,8 +11,9 @@ returning its last result until the next ``reset()``, as textworld's ``SyncBatch
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -20,7 +21,6 @@ from ...envs.alfworld.engine import NOTHING, Engine
 from ...envs.alfworld.expert import SAME_CONFIG, Expert
 from .facts import FactNames, Proposition, StateFacts, static_facts
 from .game_files import load_game, task_text
-
 
 
 @lru_cache(maxsize=512)

@@ -235,7 +235,7 @@ class TaskCosts:
 
     # -- place two objects in one receptacle ---------------------------------------------------------------
     def _two(self, c: Config) -> Summary:
-        held, pos, flags, opened = c
+        held, pos, _flags, opened = c
         d = self.d
         counts = {r: 0 for r in d.targets}
         for p in pos[:self.n_goal]:
@@ -267,13 +267,13 @@ class TaskCosts:
 
     # -- look at an object under a lamp --------------------------------------------------------------------
     def _look(self, c: Config) -> Summary:
-        held, pos, flags, opened = c
+        held, pos, lit, opened = c
         d = self.d
         end: dict[str, int] = {}
         for i, m in enumerate(d.lamps):
             r = pos[self.n_goal + i]
             if r is not None and m in d.flaggable:
-                _low(end, d.rloc[r], 0 if m in flags else 5)
+                _low(end, d.rloc[r], 0 if m in lit else 5)
         finish = summarize(end)
         if held is None:
             costs: dict[str, int] = {}

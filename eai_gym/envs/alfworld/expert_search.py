@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from typing import Iterator
+from collections.abc import Iterator
 
 from .engine import APPLIANCE, AlfState, Engine
 from .oracle import COST, Oracle
