@@ -25,10 +25,14 @@ CPU time (``time.process_time``: what one core reaches, whatever else the machin
   ``game.tw-pddl`` files, e.g. from ``tools/reference/alfworld_compat.py``): one alfworld
   ``AlfredTWEnv(...).init_env(batch_size=1)`` — RSS, reset time and steps/s on random admissible commands;
 - ``expert``: the cost of alfworld's default DAgger config on the train split (the handcoded expert's
-  ``extra.expert_plan`` and ``facts`` every step), in one process on random admissible commands: 16 envs in lockstep
-  on the eval split (no expert) and on the train split (expert on), their env-steps per CPU-second and ratio;
-  ``--envs`` envs in lockstep on the train split with the expert on and off (DQN config: no expert) and that
-  ratio; RSS growth per env with the expert on; the pickled size of one step's infos with the expert on;
+  ``extra.expert_plan`` and ``facts`` every step) on random admissible commands: 16 envs in lockstep on the eval
+  split (no expert) against 16 on the train split (expert on), then ``--envs`` envs on the train split with the
+  expert on against off (DQN config: no expert); each batch in its own process, the two batches compared stepped
+  in alternating turns of 20 steps (so both see the same machine load); their env-steps per CPU-second and
+  ratios; RSS growth per env; the pickled size of one step's infos with the expert on;
+- ``expert_exact`` (``--one expert_exact [--exact-steps 30]``): the expert's abstract model against the search it
+  replaces on every shipped game, both dialects, on seeded walks half following the expert: answers and costs
+  compared after every step, disagreements settled by the from-scratch definition; counts the model's fallbacks;
 - ``expert_walks`` (``--expert-walks``): every shipped game (train, in- and out-of-distribution eval), both
   dialects, a random walk with the handcoded expert consulted after every step; counts exceptions and expert
   commands that are neither admissible nor ``look``.
@@ -240,8 +244,10 @@ def reference(python: str, folder: str, steps: int) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def _lockstep_rate(split: str, n: int, steps: int, method: str = "dagger") -> tuple[float, float, bytes]:
-    """(env-steps per CPU-second, RSS MB per env made, one step's pickled infos) of ``n`` envs in lockstep."""
+def _lockstep_worker(conn, split: str, n: int, method: str) -> None:
+    """One batch of ``n`` envs in its own process, stepped on request (see :func:`expert`): sends the RSS growth
+    per env once made and reset, then the CPU seconds of each chunk of lockstep steps it is asked for, then (RSS
+    growth per env, one step's pickled infos)."""
     from eai_gym.compat.alfworld import AlfredTWEnv
 
     c = config()
@@ -250,28 +256,63 @@ def _lockstep_rate(split: str, n: int, steps: int, method: str = "dagger") -> tu
     before = rss_mb()
     env = AlfredTWEnv(c, split).init_env(batch_size=n)
     _, info = env.reset()
-    per_env = (rss_mb() - before) / n
+    conn.send((rss_mb() - before) / n)
     rng = random.Random(4)
-    t0 = time.process_time()
-    for _ in range(steps):
-        _, _, _, info = env.step([rng.choice(a) for a in info["admissible_commands"]])
-    rate = n * steps / (time.process_time() - t0)
-    grown = (rss_mb() - before) / n
-    return rate, max(per_env, grown), pickle.dumps({k: v[0] for k, v in info.items()})
+    while (k := conn.recv()) is not None:
+        t0 = time.process_time()
+        for _ in range(k):
+            _, _, _, info = env.step([rng.choice(a) for a in info["admissible_commands"]])
+        conn.send(time.process_time() - t0)
+    conn.send(((rss_mb() - before) / n, len(pickle.dumps({k: v[0] for k, v in info.items()}))))
+
+
+def _alternating_rates(batches: list[tuple[str, int, str]], steps: int, chunk: int = 20) -> list[dict]:
+    """Env-steps per CPU-second of each (split, envs, training method) batch, each in its own process, stepped
+    in turns of ``chunk`` lockstep steps (the first to go alternating), so that the batches compared share the
+    machine's conditions (the load of other processes changes CPU time per step) and none pays for another's
+    memory or garbage collection."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    links = []
+    for split, n, method in batches:
+        mine, theirs = ctx.Pipe()
+        proc = ctx.Process(target=_lockstep_worker, args=(theirs, split, n, method), daemon=True)
+        proc.start()
+        links.append((proc, mine))
+    made = [conn.recv() for _, conn in links]
+    cpu = [0.0] * len(links)
+    done = 0
+    turn = 0
+    while done < steps:
+        k = min(chunk, steps - done)
+        order = list(range(len(links)))
+        for i in (order if turn % 2 == 0 else order[::-1]):
+            links[i][1].send(k)
+            cpu[i] += links[i][1].recv()
+        done += k
+        turn += 1
+    out = []
+    for (split, n, method), (proc, conn), rss, t in zip(batches, links, made, cpu):
+        conn.send(None)
+        grown, info_bytes = conn.recv()
+        proc.join()
+        out.append({"rate": n * steps / t, "rss_mb_per_env": max(rss, grown), "info_bytes": info_bytes})
+    return out
 
 
 def expert(n: int, steps: int) -> dict:
-    eval_rate, _, _ = _lockstep_rate(EVAL, 16, steps)
-    train_rate, rss16, info = _lockstep_rate("train", 16, steps)
-    on_rate, rss_on, _ = _lockstep_rate("train", n, steps)
-    off_rate, rss_off, _ = _lockstep_rate("train", n, steps, method="dqn")
-    return {"steps": steps, "eval_16_env_steps_per_cpu_s": round(eval_rate),
-            "train_expert_16_env_steps_per_cpu_s": round(train_rate),
-            "train_expert_over_eval": round(train_rate / eval_rate, 3),
-            "envs": n, "train_expert_on_env_steps_per_cpu_s": round(on_rate),
-            "train_expert_off_env_steps_per_cpu_s": round(off_rate), "expert_off_over_on": round(off_rate / on_rate, 2),
-            "rss_mb_per_env_expert_on": round(rss_on, 3), "rss_mb_per_env_expert_off": round(rss_off, 3),
-            "pickled_infos_bytes_per_game_step": len(info)}
+    eval16, train16 = _alternating_rates([(EVAL, 16, "dagger"), ("train", 16, "dagger")], steps)
+    on, off = _alternating_rates([("train", n, "dagger"), ("train", n, "dqn")], steps)
+    return {"steps": steps, "eval_16_env_steps_per_cpu_s": round(eval16["rate"]),
+            "train_expert_16_env_steps_per_cpu_s": round(train16["rate"]),
+            "train_expert_over_eval": round(train16["rate"] / eval16["rate"], 3),
+            "envs": n, "train_expert_on_env_steps_per_cpu_s": round(on["rate"]),
+            "train_expert_off_env_steps_per_cpu_s": round(off["rate"]),
+            "expert_off_over_on": round(off["rate"] / on["rate"], 2),
+            "rss_mb_per_env_expert_on": round(on["rss_mb_per_env"], 3),
+            "rss_mb_per_env_expert_off": round(off["rss_mb_per_env"], 3),
+            "pickled_infos_bytes_per_game_step": train16["info_bytes"]}
 
 
 def expert_walks(steps: int) -> dict:
@@ -302,6 +343,47 @@ def expert_walks(steps: int) -> dict:
     return counts
 
 
+def expert_exact(steps: int, follow: float = 0.5) -> dict:
+    """The expert's abstract model against the search it replaces, on every shipped game in both dialects: a
+    seeded walk per game (each step the expert's command with probability ``follow``, else a random admissible
+    command), both asked after every step for the next command and the optimal cost; where they disagree, the
+    from-scratch definition (:func:`reference_next`, the oracle's own search) says which is right."""
+    from eai_gym.compat.alfworld import load_game, shipped_paths
+    from eai_gym.envs.alfworld.engine import Engine
+    from eai_gym.envs.alfworld.expert import Expert, reference_next
+    from eai_gym.envs.alfworld.expert_search import SearchExpert
+
+    counts = {"games": 0, "states": 0, "answers_differ": 0, "costs_differ": 0, "model_wrong": 0, "search_wrong": 0,
+              "fallbacks": 0, "model_not_applicable_games": 0}
+    t0 = time.perf_counter()
+    for split in ("train", "eval_in_distribution", EVAL):
+        for path in shipped_paths(split):
+            game = load_game(path)
+            for dialect in ("0.4", "0.3"):
+                engine = Engine(game, dialect)
+                model, search = Expert(engine), SearchExpert(engine)
+                counts["model_not_applicable_games"] += model.model.reason is not None
+                rng = random.Random(f"{path}{dialect}")
+                state = engine.initial_state()
+                for _ in range(steps):
+                    mine, theirs = model.next_command(state), search.next_command(state)
+                    counts["states"] += 1
+                    if model.cost(state) != search.cost(state):
+                        counts["costs_differ"] += 1
+                    if mine != theirs:
+                        counts["answers_differ"] += 1
+                        truth = reference_next(engine, state)
+                        counts["model_wrong"] += mine != truth
+                        counts["search_wrong"] += theirs != truth
+                    commands = engine.commands(state)
+                    text = theirs if theirs is not None and rng.random() < follow else rng.choice(sorted(commands))
+                    engine.apply(state, commands[text])
+                counts["fallbacks"] += model.fallbacks
+                counts["games"] += 1
+    counts["seconds"] = round(time.perf_counter() - t0, 1)
+    return counts
+
+
 def run_one(name: str, args: argparse.Namespace) -> dict:
     if name == "compat_vs_gym":
         return compat_vs_gym(args.steps * 10)
@@ -317,6 +399,8 @@ def run_one(name: str, args: argparse.Namespace) -> dict:
         return expert(args.envs, args.steps)
     if name == "expert_walks":
         return expert_walks(args.walk_steps)
+    if name == "expert_exact":
+        return expert_exact(args.exact_steps)
     raise ValueError(name)
 
 
@@ -330,6 +414,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reference-folder", default=None)
     ap.add_argument("--expert-walks", action="store_true")
     ap.add_argument("--walk-steps", type=int, default=6)
+    ap.add_argument("--exact-steps", type=int, default=30)
     ap.add_argument("--quick", action="store_true", help="tiny sizes (a smoke run)")
     ap.add_argument("--one", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)

@@ -11,16 +11,16 @@ returning its last result until the next ``reset()``, as textworld's ``SyncBatch
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 from ...envs.alfworld.engine import NOTHING, Engine
-from ...envs.alfworld.expert import Expert
-from .facts import FactNames, Proposition, state_facts, static_facts
+from ...envs.alfworld.expert import SAME_CONFIG, Expert
+from .facts import FactNames, Proposition, StateFacts, static_facts
 from .game_files import load_game, task_text
-
 
 
 @lru_cache(maxsize=512)
@@ -36,6 +36,7 @@ BASICS = ("feedback", "facts", "last_command", "won", "lost", "score", "moves", 
 #: the extras supported (``infos["extra.<name>"]``)
 EXTRAS = ("gamefile", "expert_plan", "walkthrough")
 EXPERT_TYPES = ("handcoded", "planner")
+_UNKNOWN = object()  #: a configuration not computed yet
 
 
 def check_infos(basics: Iterable[str], extras: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -63,6 +64,8 @@ class GameRun:
         self.last_command: str | None = None
         self.nb_steps = self.moves = 0
         self.walkthrough: list[str] | None = None
+        self._config: object = _UNKNOWN  #: the expert's configuration of the state, kept while it holds
+        self._facts: StateFacts | None = None  #: the state facts, kept in parts (made when first asked for)
 
     def plan(self) -> list[str]:
         """The expert's cost-optimal plan from here ([] once won, or if the goal is unreachable;
@@ -75,13 +78,16 @@ class GameRun:
         # alfworld's handcoded expert: ["look"] at reset, then its next command if admissible, else ["look"]
         if not self.last_command:
             return ["look"]
-        command = self.expert.next_command(self.state)
+        if self._config is _UNKNOWN:
+            self._config = self.expert.config(self.state)
+        command = self.expert.answer(self.state, self._config)  # type: ignore[arg-type]
         return [command] if command is not None and command in self.commands else ["look"]
 
     def facts(self) -> list:
         """textworld's ``facts``: the state's, then the static ones (shared objects, see :mod:`.facts`)."""
-        names, static = game_facts(self.gamefile)
-        return state_facts(names, self.state) + list(static)
+        if self._facts is None:
+            self._facts = StateFacts(*game_facts(self.gamefile))
+        return self._facts.facts(self.state)
 
     def infos(self, won: bool, at_reset: bool = False) -> dict[str, Any]:
         admissible = sorted(self.commands)
@@ -128,6 +134,10 @@ class GameRun:
             self.feedback = self.engine.apply(self.state, op)
             self.commands = self.engine.commands(self.state)
             self.moves += 1
+            if op[0] not in SAME_CONFIG:
+                self._config = _UNKNOWN
+            if self._facts is not None:
+                self._facts.changed(op[0])
         self.last_command = command
         self.nb_steps += 1
         won = self.engine.won(self.state)

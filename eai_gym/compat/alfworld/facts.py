@@ -8,9 +8,11 @@ fast-downward hands them to textworld: ``objecttype(apple 1: object, appletype: 
 ones commands change, sorted, then the static ones (types, receptacle locations, properties, ``canContain``),
 sorted (textworld lists them in its PDDL state's order).
 
-Every fact object of a game is made once (:class:`FactNames`): a step's list holds shared objects, so building it
+Every fact object is made once per process (:class:`FactNames` interns them by value, so games share theirs: 256
+train games' ~170,000 facts are ~4,700 distinct objects): a step's list holds shared objects, so building it
 costs one list, and its pickle (what a Ray actor sends back each step) stores each distinct name and
-proposition once (a few kB for a game's ~250 facts).
+proposition once (a few kB for a game's ~700 facts). :class:`StateFacts` keeps a game run's state facts in
+parts, rebuilding only the parts a command changed (a ``go to`` changes one fact).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ _PREDICATE = {k: k for k in ("pickupable", "heatable", "coolable", "cleanable", 
                                 "isreceptacleobject", "ishot", "iscool", "isclean", "istoggled", "ison", "issliced")}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Variable:
     name: str
     type: str
@@ -38,7 +40,7 @@ class Variable:
         return Variable, (self.name, self.type)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Proposition:
     name: str
     arguments: tuple[Variable, ...]
@@ -58,21 +60,31 @@ class Proposition:
         return Proposition, (self.name, self.arguments)
 
 
+#: the fact objects and variables made so far, by value (shared by every game of the process)
+_SHARED_FACTS: dict[tuple, Proposition] = {}
+_SHARED_VARIABLES: dict[tuple[str, str], Variable] = {}
+_MAX_SHARED = 500_000  #: entries kept before the tables are cleared (objects in use stay valid)
+
+
 class FactNames:
-    """The fact objects of one game, each made once: :meth:`fact` interns them."""
+    """The fact objects of one game: :meth:`fact` interns them (per game by ids, per process by value)."""
 
     def __init__(self, game: Game) -> None:
         self.game, self.names = game, game.names
         self._variables: dict[tuple[str, str], Variable] = {}
         self._facts: dict[tuple, Proposition] = {}
-        self.order: dict[int, tuple] = {}  #: id of a fact -> its sort key (predicate, names)
         self.agent = self.variable("agent1", "agent")
 
     def variable(self, name: str, type_: str) -> Variable:
         key = (name, type_)
         v = self._variables.get(key)
         if v is None:
-            v = self._variables[key] = Variable(name, type_)
+            v = _SHARED_VARIABLES.get(key)
+            if v is None:
+                if len(_SHARED_VARIABLES) >= _MAX_SHARED:
+                    _SHARED_VARIABLES.clear()
+                v = _SHARED_VARIABLES.setdefault(key, Variable(name, type_))
+            self._variables[key] = v
         return v
 
     def fact(self, predicate: str, *args: tuple[str, str]) -> Proposition:
@@ -81,8 +93,14 @@ class FactNames:
         f = self._facts.get(key)
         if f is None:
             n = self.names
-            f = self._facts[key] = Proposition(predicate, tuple(self.variable(n.get(a, a), t) for a, t in args))
-            self.order[id(f)] = (f.name, f.names)
+            arguments = tuple(self.variable(n.get(a, a), t) for a, t in args)
+            value = (predicate, arguments)
+            f = _SHARED_FACTS.get(value)
+            if f is None:
+                if len(_SHARED_FACTS) >= _MAX_SHARED:
+                    _SHARED_FACTS.clear()
+                f = _SHARED_FACTS.setdefault(value, Proposition(predicate, arguments))
+            self._facts[key] = f
         return f
 
 
@@ -118,5 +136,70 @@ def state_facts(fn: FactNames, s: AlfState) -> list[Proposition]:
         out.append(fn.fact("objectatlocation", (o, "object"), (rloc[r], "location")))
     for key, members in s.states.items():
         out += [fn.fact(_PREDICATE[key], (o, "object")) for o in members]
-    order = fn.order
-    return sorted(out, key=lambda f: order[id(f)])
+    return sorted(out, key=lambda f: (f.name, f.names))
+
+
+#: operation kind -> the parts of the state facts it changes (kinds not listed change none)
+_CHANGES = {"goto": (), "open": ("opened",), "close": ("opened",), "take": ("inside",), "put": ("inside",),
+            "heat": ("flags",), "cool": ("flags",), "clean": ("flags",), "use": ("flags",), "slice": ("flags",)}
+
+
+class StateFacts:
+    """The ``facts`` of one game run (:func:`state_facts`, then the static facts), kept in parts. (predicate,
+    names) order puts ``atlocation`` first, then ``holds``/``holdsany``/``inreceptacle``, the flags,
+    ``objectatlocation`` and ``opened``: so the list is the agent's location, then a tail (the other parts and
+    the static facts) rebuilt only after a command that changes one of its parts (:meth:`changed`)."""
+
+    def __init__(self, fn: FactNames, static: tuple[Proposition, ...]) -> None:
+        self.fn, self.static = fn, static
+        g = fn.game
+        names = fn.names
+        self._objects = sorted(g.objects, key=lambda o: names.get(o, o))
+        self._receptacles = sorted(g.receptacles, key=lambda r: names.get(r, r))
+        self._at: dict[str, Proposition] = {}
+        self._parts: dict[str, tuple[list[Proposition], ...]] = {}
+        self._tail: list[Proposition] | None = None
+
+    def changed(self, kind: str) -> None:
+        """Note that an operation of ``kind`` (:meth:`.engine.Engine.apply`) was performed."""
+        for part in _CHANGES.get(kind, ()):
+            self._parts.pop(part, None)
+            self._tail = None
+
+    def facts(self, s: AlfState) -> list[Proposition]:
+        """``state_facts(fn, s) + static``, for the state of the run (every change noted with :meth:`changed`)."""
+        at = self._at.get(s.loc)
+        if at is None:
+            at = self._at[s.loc] = self.fn.fact("atlocation", ("agent1", "agent"), (s.loc, "location"))
+        tail = self._tail
+        if tail is None:
+            tail = self._tail = self._build_tail(s)
+        out = [at]
+        out += tail
+        return out
+
+    def _build_tail(self, s: AlfState) -> list[Proposition]:
+        fn, parts = self.fn, self._parts
+        if "inside" not in parts:
+            parts["inside"] = self._inside(s)
+        if "flags" not in parts:
+            parts["flags"] = ([fn.fact(_PREDICATE[k], (o, "object")) for k in sorted(s.states)
+                               for o in self._objects if o in s.states[k]],)
+        if "opened" not in parts:
+            parts["opened"] = ([fn.fact("opened", (r, "receptacle")) for r in self._receptacles if r in s.opened],)
+        (held_inside, located), (flags,), (opened,) = parts["inside"], parts["flags"], parts["opened"]
+        tail = held_inside + flags
+        tail += located
+        tail += opened
+        tail += self.static
+        return tail
+
+    def _inside(self, s: AlfState) -> tuple[list[Proposition], list[Proposition]]:
+        """(holds, holdsany and inreceptacle facts; objectatlocation facts)."""
+        fn, rloc, where = self.fn, self.fn.game.rloc, s.inside
+        agent = ("agent1", "agent")
+        first = [fn.fact("holds", agent, (s.held, "object")), fn.fact("holdsany", agent)] if s.held is not None else []
+        first += [fn.fact("inreceptacle", (o, "object"), (where[o], "receptacle")) for o in self._objects if o in where]
+        located = [fn.fact("objectatlocation", (o, "object"), (rloc[where[o]], "location"))
+                   for o in self._objects if o in where]
+        return first, located
