@@ -166,12 +166,13 @@ def test_a_won_game_stays_frozen_in_index_mode_and_through_make():
     game, commands, won_at = _game_and_commands(case, "0.4/walk")
     env = gym.make("eai_gym/AlfWorld-v0", games=[game], action_mode="index", request_infos=INFOS)
     obs, info = env.reset(seed=0, options={"game": game, "template": 0})
+    past_the_list = env.action_space.n - 1  # in the space, past every admissible command: "Nothing happens."
     for cmd in commands[:won_at]:
         obs, reward, terminated, truncated, info = env.step(info["admissible_commands"].index(cmd)
-                                                            if cmd in info["admissible_commands"] else 10_000)
+                                                            if cmd in info["admissible_commands"] else past_the_list)
     assert terminated and reward == 1.0
     won_obs, won_info = obs, info
-    for a in (0, 1, 10_000):
+    for a in (0, 1, past_the_list):
         obs, reward, terminated, truncated, info = env.step(a)
         assert (obs, reward, terminated) == (won_obs, 0.0, True)
         assert (info["action_mask"] == won_info["action_mask"]).all()
