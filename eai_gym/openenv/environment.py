@@ -3,9 +3,13 @@
 One instance per session (``SUPPORTS_CONCURRENT_SESSIONS``): OpenEnv's WebSocket ``/ws`` builds one per
 connection, its HTTP ``/reset`` and ``/step`` one per request, so the constructor does nothing but remember the
 configuration (the world's env is built at the first reset). ``reset`` takes the task as named parameters, which
-OpenEnv passes through from the request: ``task`` (an id), or ``index`` (with ``split``, OpenEnv's task API),
-else a ``seed`` alone picks one; ``admissible`` and ``max_steps`` override the server's for this episode. A reset
-field it does not know is an error (a misspelt ``task`` would silently play another task).
+OpenEnv passes through from the request: ``split`` (one of the world's splits; default the server's, else the task
+set), ``task`` (an id of the split), or ``index`` (its position, OpenEnv's task API), else a ``seed`` alone picks
+one; ``reward`` (``success`` or ``progress``), ``admissible`` and ``max_steps`` override the server's for this
+episode. A reset field it does not know is an error (a misspelt ``task`` would silently play another task).
+
+OpenEnv's task API lists every split the world declares (:class:`eai_gym.registry.SplitSpec`: its name, its role,
+``train`` or ``eval``, its description and size) and serves each split's tasks.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from openenv.core.env_server.interfaces import Environment
 from openenv.core.env_server.types import Action, EnvironmentMetadata
 
 from .. import __version__
-from .episode import SPLIT, EpisodeConfig, EpisodeError, WorldEpisode
+from .episode import EpisodeConfig, EpisodeError, WorldEpisode
 from .models import EaiObservation, EaiState
 
 
@@ -33,14 +37,14 @@ class EaiGymEnvironment(Environment[Action, EaiObservation, EaiState]):
 
     def reset(self, seed: Optional[int] = None, episode_id: Optional[str] = None, task: Optional[str] = None,
               index: Optional[int] = None, split: Optional[str] = None, admissible: Optional[bool] = None,
-              max_steps: Optional[int] = None, **kwargs: Any) -> EaiObservation:
+              max_steps: Optional[int] = None, reward: Optional[str] = None, **kwargs: Any) -> EaiObservation:
         if kwargs:
             raise EpisodeError(f"unknown reset field(s) {', '.join(sorted(map(str, kwargs)))}: a reset takes seed, "
-                               "episode_id, task, index, split, admissible and max_steps")
+                               "episode_id, task, index, split, reward, admissible and max_steps")
         if episode_id is not None and not isinstance(episode_id, str):
             raise EpisodeError(f"episode_id must be a string, got {type(episode_id).__name__}")
         view = self.episode.reset(task=task, seed=seed, index=index, split=split, admissible=admissible,
-                                  max_steps=max_steps)
+                                  max_steps=max_steps, reward=reward)
         self._episode_id = episode_id or uuid.uuid4().hex
         return EaiObservation.of(view)
 
@@ -55,39 +59,41 @@ class EaiGymEnvironment(Environment[Action, EaiObservation, EaiState]):
         agents = list(self.episode.facts.agents) if self.episode.facts.team_env else []
         if view is None:
             return EaiState(episode_id=self._episode_id, world=self.episode.config.world, agents=agents)
-        return EaiState(episode_id=self._episode_id, step_count=view.step, world=view.world, task=view.task,
-                        done=view.done, truncated=view.truncated, won=view.won, progress=view.progress,
-                        agents=agents)
+        return EaiState(episode_id=self._episode_id, step_count=view.step, world=view.world, split=view.split,
+                        task=view.task, reward_kind=self.episode.reward.kind, done=view.done,
+                        truncated=view.truncated, won=view.won, progress=view.progress, agents=agents)
 
     def get_metadata(self) -> EnvironmentMetadata:
         facts = self.episode.facts
+        splits = "; ".join(f"{s.name}: {s.role}, {len(self.episode.tasks(s.name))} tasks" for s in facts.splits)
         return EnvironmentMetadata(name=f"eai-gym {facts.name}",
-                                   description=f"{facts.description} ({len(facts.ids)} tasks; protocol "
-                                               f"{facts.protocol})", version=__version__)
+                                   description=f"{facts.description} (splits {splits}; protocol {facts.protocol})",
+                                   version=__version__)
 
     def close(self) -> None:
         self.episode.close()
 
-    # -- OpenEnv's task API: the world's task set as one split ------------------------------------------------
-    def list_splits(self) -> list[dict[str, str]]:
-        return [{"name": SPLIT, "type": "test"}]
+    # -- OpenEnv's task API: every split the world declares --------------------------------------------------
+    def list_splits(self) -> list[dict[str, Any]]:
+        """Each split: ``name``, OpenEnv's ``type`` (``train``, or ``test`` for an evaluation split), eai-gym's
+        ``role`` (``train`` or ``eval``), ``description`` and ``num_tasks``."""
+        return [{"name": s.name, "type": "train" if s.role == "train" else "test", "role": s.role,
+                 "description": s.description, "num_tasks": len(self.episode.tasks(s.name))}
+                for s in self.episode.facts.splits]
 
     def num_tasks(self, split: str) -> int:
-        self.episode.check_split(split)
-        return len(self.episode.facts.ids)
+        return len(self.episode.tasks(split))
 
     def get_task(self, split: str, index: int) -> dict[str, Any]:
-        self.episode.check_split(split)
-        ids = self.episode.facts.ids
-        if not 0 <= index < len(ids):
+        tasks = self.episode.tasks(split)
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(tasks):
             raise IndexError(index)
-        return {"id": ids[index], "index": index}
+        return {"id": tasks.ids[index], "index": index, "split": tasks.split.name}
 
     def get_task_range(self, split: str, start: Optional[int] = None, stop: Optional[int] = None) -> list[dict]:
-        self.episode.check_split(split)
-        ids = self.episode.facts.ids
-        positions = range(len(ids))[slice(start, stop)]
-        return [{"id": ids[i], "index": i} for i in positions]
+        tasks = self.episode.tasks(split)
+        positions = range(len(tasks))[slice(start, stop)]
+        return [{"id": tasks.ids[i], "index": i, "split": tasks.split.name} for i in positions]
 
     def list_tasks(self, split: str) -> list[dict[str, Any]]:
         return self.get_task_range(split)

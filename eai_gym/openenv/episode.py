@@ -1,16 +1,21 @@
 """One world's env for one session, as the OpenEnv server steps it (no OpenEnv import: plain data in and out).
 
-Everything world-specific comes from the registry (:mod:`eai_gym.registry`): the task set (its ids, and
-``play(task, protocol)`` for the env id, make arguments and reset options of a task, ``legal_actions(env)``), and
-the agent prompt's ``TEAM_ENV`` (a PettingZoo parallel env id) for a world that several agents play together.
-The env runs inside the four metric wrappers (:mod:`eai_gym.wrappers`); a :class:`View` is what one
-observation carries: the world's text, the feedback of the last action, its EAI error type, the admissible
-actions, reward, ``done`` and ``truncated``, ``won`` and the progress rate (and, with several agents, each
-agent's own view).
+Everything world-specific comes from the registry (:mod:`eai_gym.registry`): the world's splits and, through
+:mod:`eai_gym.rl.split_play` (shared with the in-process RL adapters), each split's task ids and ``play(task,
+protocol)`` for the env id, make arguments and reset options of a task; the task set's ``legal_actions(env)``; and
+the agent prompt's ``TEAM_ENV`` (a PettingZoo parallel env id) for a world that several agents play together. The
+env runs inside the four metric wrappers (:mod:`eai_gym.wrappers`); a :class:`View` is what one observation
+carries: the world's text, the feedback of the last action, its EAI error type, the admissible actions, the
+reward, ``done`` and ``truncated``, ``won`` and the progress rate (and, with several agents, each agent's own view).
 
-Tasks: ``task`` (an id of ``eai-gym list WORLD``) or ``index`` (its position), else a ``seed`` alone picks task
-number ``seed mod N``; with neither, a session plays the tasks in order, one per reset. The env is reset with the
-seed (0 when none is given: an episode is the same every time it is played with the same reset fields).
+Tasks: ``split`` names one of the world's declared splits (default: the server's, else the first, the task set;
+:data:`SPLIT`, ``eval``, also names the task set); ``task`` (an id of the split) or ``index`` (its position), else
+a ``seed`` alone picks task number ``seed mod N``; with neither, a session plays the split's tasks in order, one per
+reset. The env is reset with the seed (0 when none is given: an episode is the same every time it is played with the
+same reset fields).
+
+Rewards are :mod:`eai_gym.rl.rewards`' (``success`` or ``progress``), fed with the metric wrappers' goal success and
+progress rate after the reset and after every step.
 """
 
 from __future__ import annotations
@@ -20,8 +25,11 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from .. import registry
+from ..rl.rewards import REWARDS, EpisodeReward, check_reward
+from ..rl.split_play import SplitTasks, UnknownTaskError, episode_end, split_tasks
 
-#: the one split of every world's task set, as OpenEnv's task API names it (the packaged tasks: an evaluation set)
+#: a name every world's task set (its first split) answers to, besides its own: the one split this server offered
+#: before the worlds declared theirs (a declared split of that name comes first)
 SPLIT = "eval"
 
 
@@ -36,12 +44,18 @@ class EpisodeConfig:
 
     ``protocol``: the world's protocol (None: its first); ``max_steps``: steps before an episode is truncated
     (None: the env's own limit); ``admissible``: list the admissible actions in each observation (a reset
-    can turn it off: some worlds take milliseconds to list them)."""
+    can turn it off: some worlds take milliseconds to list them); ``split`` and ``reward``: a reset's split (None:
+    the world's first) and reward kind when it names none."""
 
     world: str
     protocol: str | None = None
     max_steps: int | None = None
     admissible: bool = True
+    split: str | None = None
+    reward: str = "success"
+
+    def __post_init__(self) -> None:
+        check_reward(self.reward)
 
 
 @dataclass
@@ -64,6 +78,7 @@ class View:
     world: str
     task: str
     text: str
+    split: str = ""
     feedback: str = ""
     admissible_actions: list[str] | None = None
     reward: float | None = None
@@ -79,7 +94,8 @@ class View:
 
 @dataclass(frozen=True)
 class WorldFacts:
-    """A world as the server sees it: its task ids, its task-set hooks, and its team env (None: one agent)."""
+    """A world as the server sees it: its splits, the task ids of its first split (the task set), its task-set
+    hooks, and its team env (None: one agent)."""
 
     name: str
     protocol: str
@@ -89,20 +105,17 @@ class WorldFacts:
     team_env: str | None
     agents: tuple[str, ...]
     description: str = ""
+    splits: tuple[registry.SplitSpec, ...] = ()
 
 
 @lru_cache(maxsize=None)
 def world_facts(world: str, protocol: str | None = None) -> WorldFacts:
     """The world's facts (loaded once per process; raises ``registry.RegistryError`` or ``ValueError``)."""
-    from ..tasksets import task_sets
-
     spec = registry.world(world)
     protocol = protocol or spec.protocols[0]
     if protocol not in spec.protocols:
         raise ValueError(f"{world} has protocol(s) {', '.join(spec.protocols)}, not {protocol}")
-    ids = tuple(task_sets()[spec.name].ids())
-    if not ids:
-        raise ValueError(f"{world} has no tasks")
+    tasks = split_tasks(spec.name)
     prompt = registry.load(spec.agent_prompt) if spec.agent_prompt else None
     team_env = getattr(prompt, "TEAM_ENV", None)
     agents: tuple[str, ...] = ("agent",)
@@ -113,8 +126,8 @@ def world_facts(world: str, protocol: str | None = None) -> WorldFacts:
         probe = pettingzoo.make("parallel", team_env)
         agents = tuple(probe.possible_agents)
         probe.close()
-    return WorldFacts(spec.name, protocol, ids, {t: i for i, t in enumerate(ids)}, registry.load(spec.task_set),
-                      team_env, agents, spec.description)
+    return WorldFacts(spec.name, protocol, tasks.ids, tasks.positions, registry.load(spec.task_set), team_env, agents,
+                      spec.description, spec.split_specs)
 
 
 def _register() -> None:
@@ -140,6 +153,7 @@ class WorldEpisode:
         self.env: Any = None
         self._made: tuple[str, dict[str, Any]] | None = None
         self.view: View | None = None
+        self.reward = EpisodeReward()  # each reset makes the episode's own
         self.resets = 0
         self.closed = False
 
@@ -148,35 +162,45 @@ class WorldEpisode:
         return world_facts(self.config.world, self.config.protocol)
 
     # -- choosing a task ----------------------------------------------------------------------------------
+    def tasks(self, split: Any = None) -> SplitTasks:
+        """The tasks of ``split``: a declared split's name, or :data:`SPLIT` (the task set, unless a split has that
+        name); None: the server's default split, else the first."""
+        if split is None:
+            split = self.config.split
+        spec = registry.world(self.config.world)
+        alias = all(s.name != SPLIT for s in spec.split_specs)
+        try:
+            return split_tasks(spec.name, None if alias and split == SPLIT else split)
+        except registry.RegistryError as e:
+            note = f" ({SPLIT!r} also names the task set, {spec.split().name})" if alias else ""
+            raise EpisodeError(f"{e}{note}") from None
+
     def choose(self, task: Any = None, seed: Any = None, index: Any = None, split: Any = None) -> str:
-        """The task a reset plays (see the module docstring)."""
-        ids = self.facts.ids
-        if split is not None:
-            self.check_split(split)
+        """The task a reset plays, an id of ``split`` (see the module docstring)."""
+        tasks = self.tasks(split)
+        ids = tasks.ids
         if task is not None:
-            if not isinstance(task, str) or task not in self.facts.positions:
-                raise EpisodeError(f"{self.config.world} has no task {task!r:.80} ({len(ids)} tasks, e.g. "
-                                   f"{', '.join(ids[:3])}; eai-gym list {self.config.world})")
-            if index is not None and self.facts.positions[task] != _check_int("index", index):
-                raise EpisodeError(f"task {task!r} is number {self.facts.positions[task]}, not index {index!r}")
+            try:
+                tasks.check(task)
+            except UnknownTaskError as e:
+                raise EpisodeError(str(e)) from None
+            if index is not None and tasks.positions[task] != _check_int("index", index):
+                raise EpisodeError(f"task {task!r} is number {tasks.positions[task]}, not index {index!r}")
             return task
         if index is not None:
             if _check_int("index", index) >= len(ids):
-                raise EpisodeError(f"index {index} is out of range: {self.config.world} has tasks 0..{len(ids) - 1}")
+                raise EpisodeError(f"index {index} is out of range: {self.config.world} split {tasks.split.name!r} "
+                                   f"has tasks 0..{len(ids) - 1}")
             return ids[index]
         if seed is not None:
             return ids[_check_int("seed", seed) % len(ids)]
         return ids[self.resets % len(ids)]
 
-    def check_split(self, split: Any) -> None:
-        """Raise :class:`EpisodeError` unless ``split`` is :data:`SPLIT`."""
-        if split != SPLIT:
-            raise EpisodeError(f"{self.config.world} has one split, {SPLIT!r}, not {split!r:.80}")
-
     # -- the episode ----------------------------------------------------------------------------------------
     def reset(self, task: Any = None, seed: Any = None, index: Any = None, split: Any = None,
-              admissible: Any = None, max_steps: Any = None) -> View:
-        """Start an episode of the chosen task (``admissible``, ``max_steps``: this episode's, else the config's)."""
+              admissible: Any = None, max_steps: Any = None, reward: Any = None) -> View:
+        """Start an episode of the chosen task (``admissible``, ``max_steps``, ``reward``: this episode's, else the
+        config's)."""
         self._check_open()
         if seed is not None:
             _check_int("seed", seed)
@@ -184,20 +208,26 @@ class WorldEpisode:
             raise EpisodeError(f"admissible must be true or false, got {admissible!r:.80}")
         if max_steps is not None and _check_int("max_steps", max_steps) < 1:
             raise EpisodeError("max_steps must be at least 1")
-        chosen = self.choose(task, seed, index, split)
+        try:
+            kind = check_reward(self.config.reward if reward is None else reward)
+        except ValueError:
+            raise EpisodeError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r:.80}") from None
+        tasks = self.tasks(split)
+        chosen = self.choose(task, seed, index, tasks.split.name)
         self.admissible = self.config.admissible if admissible is None else admissible
         self.max_steps = self.config.max_steps if max_steps is None else max_steps
         facts = self.facts
-        env_id, kwargs, options = facts.hooks.play(chosen, facts.protocol)
+        env_id, kwargs, options = tasks.play(chosen, facts.protocol)
         seed = 0 if seed is None else seed  # deterministic: an unseeded reset is seeded 0
         self.view = None
+        self.reward = EpisodeReward(kind)
         if facts.team_env:
             obs, infos = self._env_for(facts.team_env, {**kwargs, "legal_actions_info": self.admissible},
                                        team=True).reset(seed=seed, options=options)
-            view = self._team_view(chosen, obs, infos)
+            view = self._team_view(tasks.split.name, chosen, obs, infos)
         else:
             obs, info = self._env_for(env_id, kwargs, team=False).reset(seed=seed, options=options)
-            view = self._single_view(chosen, obs, info)
+            view = self._single_view(tasks.split.name, chosen, obs, info)
         self.resets += 1
         self.view = view
         return view
@@ -211,16 +241,16 @@ class WorldEpisode:
         if self.view.done:
             raise EpisodeError(f"the episode of task {self.view.task!r} is over"
                                f"{' (truncated)' if self.view.truncated else ''}: reset to start another")
-        facts = self.facts
+        facts, last = self.facts, self.view
         if facts.team_env:
             joint = self._joint(action)
-            obs, rewards, terms, truncs, infos = self.env.step(joint)
-            view = self._team_view(self.view.task, obs, infos, rewards, any(terms.values()), any(truncs.values()))
+            obs, _rewards, terms, truncs, infos = self.env.step(joint)
+            view = self._team_view(last.split, last.task, obs, infos, True, any(terms.values()), any(truncs.values()))
         else:
             if not isinstance(action, str):
                 raise EpisodeError(f"{facts.name} takes one command (a string), got {type(action).__name__}")
-            obs, reward, terminated, truncated, info = self.env.step(action)
-            view = self._single_view(self.view.task, obs, info, float(reward), terminated, truncated)
+            obs, _reward, terminated, truncated, info = self.env.step(action)
+            view = self._single_view(last.split, last.task, obs, info, True, terminated, truncated)
         self.view = view
         return view
 
@@ -263,8 +293,8 @@ class WorldEpisode:
     def _joint(self, action: Any) -> dict[str, str]:
         agents = self.facts.agents
         if not isinstance(action, Mapping):
-            raise EpisodeError(f"{self.facts.name} takes a joint action {{{', '.join(f'{a!r}: command' for a in agents)}}}, "
-                               f"got {type(action).__name__}")
+            shape = ", ".join(f"{a!r}: command" for a in agents)
+            raise EpisodeError(f"{self.facts.name} takes a joint action {{{shape}}}, got {type(action).__name__}")
         unknown = sorted(str(a) for a in action if a not in agents)
         if unknown:
             raise EpisodeError(f"unknown agent(s) {', '.join(unknown)}: {self.facts.name} has {', '.join(agents)}")
@@ -273,29 +303,34 @@ class WorldEpisode:
                 raise EpisodeError(f"the command of {a} must be a string or null, got {type(command).__name__}")
         return {a: c for a, c in action.items() if c is not None}
 
-    def _limit(self, terminated: bool, truncated: bool, steps: int) -> tuple[bool, bool]:
-        if not terminated and not truncated and self.max_steps is not None and steps >= self.max_steps:
-            truncated = True
-        return terminated or truncated, truncated and not terminated
+    def _scored(self, view: View, info: Mapping[str, Any], stepped: bool, terminated: bool, truncated: bool) -> View:
+        """``view`` with its step count, reward (:mod:`eai_gym.rl.rewards`, fed with the metric wrappers' goal success
+        and progress rate in ``info``) and end (:func:`eai_gym.rl.split_play.episode_end`)."""
+        success = bool(info["goal_success"]["success"])
+        progress = info["progress_rate"].get("value")
+        view.won, view.progress = success, progress
+        if not stepped:
+            self.reward.start(success, progress)
+            return view
+        view.step = self.view.step + 1  # type: ignore[union-attr]
+        view.reward = self.reward.step(success, progress)
+        view.done, view.truncated = episode_end(terminated, truncated, success, view.step, self.max_steps)
+        return view
 
-    def _single_view(self, task: str, obs: str, info: dict[str, Any], reward: float | None = None,
+    def _single_view(self, split: str, task: str, obs: str, info: dict[str, Any], stepped: bool = False,
                      terminated: bool = False, truncated: bool = False) -> View:
         from ..tasksets import TaskSet
 
-        steps = 0 if reward is None else self.view.step + 1  # type: ignore[union-attr]
-        done, truncated = self._limit(terminated, truncated, steps) if reward is not None else (False, False)
         record = info.get("step") or {}
         legal = self.facts.hooks.legal_actions(self.env) if self.admissible else None
-        return View(self.facts.name, task, obs, "" if reward is None else TaskSet.feedback(self.env, obs, info),
-                    legal, reward, done, truncated, bool(info["goal_success"]["success"]),
-                    info["progress_rate"].get("value"), record.get("error"), record.get("message") or "", steps)
+        feedback = TaskSet.feedback(self.env, obs, info) if stepped else ""
+        view = View(self.facts.name, task, obs, split, feedback=feedback, admissible_actions=legal,
+                    error=record.get("error"), message=record.get("message") or "")
+        return self._scored(view, info, stepped, terminated, truncated)
 
-    def _team_view(self, task: str, obs: Mapping[str, str], infos: Mapping[str, dict[str, Any]],
-                   rewards: Mapping[str, float] | None = None, terminated: bool = False,
-                   truncated: bool = False) -> View:
+    def _team_view(self, split: str, task: str, obs: Mapping[str, str], infos: Mapping[str, dict[str, Any]],
+                   stepped: bool = False, terminated: bool = False, truncated: bool = False) -> View:
         agents = [a for a in self.facts.agents if a in obs]
-        steps = 0 if rewards is None else self.view.step + 1  # type: ignore[union-attr]
-        done, truncated = self._limit(terminated, truncated, steps) if rewards is not None else (False, False)
         views = {}
         for a in agents:
             info = infos[a]
@@ -303,10 +338,9 @@ class WorldEpisode:
             views[a] = AgentView(obs[a], str((info.get("feedback") or {}).get("message", "")), record.get("ok"),
                                  record.get("error"), record.get("message") or "", bool(info.get("busy")),
                                  list(info["legal_actions"]) if self.admissible and "legal_actions" in info else None)
-        first = infos[agents[0]]
         failed = [v for v in views.values() if v.error is not None]
-        return View(self.facts.name, task, "\n\n".join(f"== {a} ==\n{v.text}" for a, v in views.items()),
-                    "\n".join(f"{a}: {v.feedback}" for a, v in views.items() if v.feedback), None,
-                    None if rewards is None else float(rewards[agents[0]]), done, truncated,
-                    bool(first["goal_success"]["success"]), first["progress_rate"].get("value"),
-                    failed[0].error if failed else None, failed[0].message if failed else "", steps, views)
+        view = View(self.facts.name, task, "\n\n".join(f"== {a} ==\n{v.text}" for a, v in views.items()), split,
+                    feedback="\n".join(f"{a}: {v.feedback}" for a, v in views.items() if v.feedback),
+                    error=failed[0].error if failed else None, message=failed[0].message if failed else "",
+                    agents=views)
+        return self._scored(view, infos[agents[0]], stepped, terminated, truncated)

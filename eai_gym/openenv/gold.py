@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from .. import registry
 from .episode import world_facts
 
 
 def gold_tasks(world: str) -> list[str]:
-    """The world's tasks that have a gold plan, in task-set order."""
+    """The world's tasks that have a gold plan, in task-set order (the task set: its first split)."""
     from ..tasksets import task_sets
 
     s = task_sets()[world]
@@ -67,6 +68,10 @@ def gold_reply(messages: list[dict[str, Any]]) -> str:
         world, task, step = observation["world"], observation["task"], int(observation["step"])
     except (ValueError, KeyError, TypeError) as e:
         raise ValueError(f"the last user message holds no OpenEnv observation: {text[:200]!r}") from e
+    task_set = registry.world(world).split().name
+    if observation.get("split", task_set) != task_set:
+        raise ValueError(f"gold plans are known for {world}'s task set ({task_set}) only, not for split "
+                         f"{observation.get('split')!r}")
     player = GoldPlayer(world, task)
     action: Any = None
     for _ in range(step + 1):

@@ -6,7 +6,8 @@
   ``{"agent_0": "Navigate[table_1]", "agent_1": "Pick[cup_1]"}`` (a missing or null field: no new action for
   that agent, whose running skill goes on);
 - :class:`EaiObservation`: the world's text, the feedback and EAI error type of the last action, the admissible
-  actions, ``reward``, ``done`` and ``truncated``, ``won``, the progress rate, and each agent's view
+  actions, ``reward`` (:mod:`eai_gym.rl.rewards`' kind the reset chose), ``done`` and ``truncated``, ``won``, the
+  progress rate, and each agent's view
   (:class:`AgentObservation`) in a world several agents play;
 - :class:`EaiState`: the session's episode.
 """
@@ -54,10 +55,12 @@ class AgentObservation(BaseModel):
 
 
 class EaiObservation(Observation):
-    """What the world shows after a reset or a step (``reward`` is null after a reset)."""
+    """What the world shows after a reset or a step (``reward``: the step's reward of the episode's kind,
+    :mod:`eai_gym.rl.rewards`; null after a reset)."""
 
     world: str = Field("", description="the world's name")
-    task: str = Field("", description="the task being played (an id of eai-gym list WORLD)")
+    task: str = Field("", description="the task being played (an id of its split)")
+    split: str = Field("", description="the split the task is of (one of the world's splits)")
     text: str = Field("", description="the world's observation text (several agents: each agent's, with a header)")
     feedback: str = Field("", description="what the last action did, as the world says it")
     admissible_actions: Optional[list[str]] = Field(None, description="the actions that would execute now "
@@ -72,7 +75,7 @@ class EaiObservation(Observation):
 
     @classmethod
     def of(cls, view: View) -> "EaiObservation":
-        return cls(world=view.world, task=view.task, text=view.text, feedback=view.feedback,
+        return cls(world=view.world, task=view.task, split=view.split, text=view.text, feedback=view.feedback,
                    admissible_actions=view.admissible_actions, reward=view.reward, done=view.done,
                    truncated=view.truncated, won=view.won, progress=view.progress, error=view.error,
                    message=view.message, step=view.step,
@@ -88,7 +91,9 @@ class EaiState(State):
     """The session's episode: its world and task, and how it stands."""
 
     world: str = ""
+    split: Optional[str] = None
     task: Optional[str] = None
+    reward_kind: Optional[str] = None
     done: bool = False
     truncated: bool = False
     won: bool = False

@@ -27,8 +27,8 @@ MAX_MESSAGE_BYTES = 1 << 20
 def build_app(config: EpisodeConfig, max_sessions: int = 128, idle_timeout: float = 600.0) -> Any:
     """The FastAPI app serving ``config.world`` (``idle_timeout`` 0: sessions are never reclaimed).
 
-    Loads the world's task ids and plays its first task's reset once, so that the first sessions find the
-    world's data loaded (and a broken world fails here, not in a session)."""
+    Loads the world's task ids and plays the reset of the first task of the default split once, so that the first
+    sessions find the world's data loaded (and a broken world or split fails here, not in a session)."""
     from fastapi import Request
     from fastapi.responses import JSONResponse
     from openenv.core.env_server.http_server import create_app
@@ -86,6 +86,7 @@ def running(app: Any, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
 def main(world: str, argv: list[str] | None = None) -> int:
     """``eai-gym serve WORLD --protocol openenv [options]``; the exit code."""
     from .. import registry
+    from ..rl.rewards import REWARDS
 
     spec = registry.world(world)
     ap = argparse.ArgumentParser(prog=f"eai-gym serve {world} --protocol openenv",
@@ -103,6 +104,13 @@ def main(world: str, argv: list[str] | None = None) -> int:
                     help=f"the world's rules: {', '.join(spec.protocols)} (default: {spec.protocols[0]})")
     ap.add_argument("--admissible", choices=("on", "off"), default="on",
                     help="list the admissible actions in every observation (a reset can override; default: on)")
+    splits = [f"{s.name} ({s.role})" for s in spec.split_specs]
+    ap.add_argument("--split", choices=[s.name for s in spec.split_specs], default=spec.split().name,
+                    help=f"the split of a reset that names none: {', '.join(splits)} (default: "
+                         f"{spec.split().name}, the task set)")
+    ap.add_argument("--reward", choices=REWARDS, default=REWARDS[0],
+                    help="the reward of a reset that names none: success (1 at the step the goal is reached) or "
+                         "progress (dense, never below zero); eai_gym.rl.rewards (default: success)")
     args = ap.parse_args(argv)
     prog = f"eai-gym serve {world} --protocol openenv"
     for problem in (args.max_steps is not None and args.max_steps < 1 and "--max-steps must be at least 1",
@@ -121,8 +129,8 @@ def main(world: str, argv: list[str] | None = None) -> int:
     try:
         import uvicorn
 
-        app = build_app(EpisodeConfig(world, args.world_protocol, args.max_steps, args.admissible == "on"),
-                        args.max_sessions, args.idle_timeout)
+        app = build_app(EpisodeConfig(world, args.world_protocol, args.max_steps, args.admissible == "on", args.split,
+                                      args.reward), args.max_sessions, args.idle_timeout)
     except ImportError as e:
         sock.close()
         print(f"{prog}: {e}: pip install 'eai-gym[openenv]'", file=sys.stderr)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import registry
+from .split_play import split_tasks
 
 #: how the prompt asks for actions, per adapter: TRL's tool call, or one action per reply (SkyRL)
 ACTING = {
@@ -72,8 +73,8 @@ def task_rows(world: str, split: str | None = None, *, role: str | None = None, 
     chosen = _split(spec, split, role)
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
         raise ValueError(f"limit must be an int of at least 0, not {limit!r}")
-    ids = registry.load(chosen.task_ids)() if chosen.task_ids else registry.load(spec.task_set).ids()
-    ids = list(ids)[:limit] if limit is not None else list(ids)
+    ids = list(split_tasks(spec.name, chosen.name).ids)
+    ids = ids[:limit] if limit is not None else ids
     text = prompt_text(spec.name, options, acting)
     return [{"prompt": [{"role": "user", "content": text}], "world": spec.name, "split": chosen.name, "task": t,
              "environment": spec.name} for t in ids]

@@ -3,11 +3,12 @@
 A :class:`WorldEpisode` plays the tasks of one world's split (:class:`eai_gym.registry.SplitSpec`) in the env the
 split names (the world's single-agent Gymnasium env; the rearrange world's is its robot alone), with no metric
 wrapper: each step costs the env's step, the goal check behind the reward and, only for the opt-in ``progress``
-reward, the world's progress measure; the legal actions are listed only with ``admissible=True``. The episode ends
-itself: on ``terminated``/``truncated`` from the env, or after ``max_steps`` actions (RL loops that stop only on
-``done`` rely on it). A multi-tick skill (``info["busy"]``) runs to its end within the one step. An action after the
-end raises :class:`EpisodeOver`. As in ``eai-gym evaluate``, an action starting ``think:`` is a thought: answered
-``OK.`` without stepping the world, and counted towards ``max_steps``.
+reward, the world's progress measure; the legal actions are listed only with ``admissible=True``. The split's tasks
+and the end of an episode are :mod:`.split_play`'s (as for the OpenEnv server): the episode ends itself on
+``terminated``/``truncated`` from the env, when the goal holds, or after ``max_steps`` actions (RL loops that stop
+only on ``done`` rely on it). A multi-tick skill (``info["busy"]``) runs to its end within the one step. An action
+after the end raises :class:`EpisodeOver`. As in ``eai-gym evaluate``, an action starting ``think:`` is a thought:
+answered ``OK.`` without stepping the world, and counted towards ``max_steps``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 from .. import registry
 from ..metrics.episode_metrics import ErrorCounter
 from .rewards import EpisodeReward, check_reward
+from .split_play import episode_end, split_tasks
 
 #: actions per episode unless told (what ``eai-gym evaluate --max-steps`` defaults to)
 DEFAULT_MAX_STEPS = 50
@@ -65,7 +67,8 @@ class WorldEpisode:
                  max_steps: int = DEFAULT_MAX_STEPS, admissible: bool = False, protocol: str | None = None,
                  options: dict[str, Any] | None = None, seed: int = 0) -> None:
         self.spec = registry.world(world)
-        self.split = self.spec.split(split)
+        self.tasks = split_tasks(self.spec.name, split)
+        self.split = self.tasks.split
         self.reward_kind = check_reward(reward)
         self.max_steps = _int_at_least_1(max_steps, "max_steps")
         if protocol is not None and protocol not in self.spec.protocols:
@@ -73,9 +76,7 @@ class WorldEpisode:
         self.protocol = protocol or self.spec.protocols[0]
         self.admissible, self.options, self.seed = bool(admissible), dict(options or {}), seed
         self.hooks = registry.load(self.spec.task_set)
-        self._play = registry.load(self.split.play) if self.split.play else self.hooks.play
         self._prompt = registry.load(self.spec.agent_prompt) if self.spec.agent_prompt else None
-        self._task_ids: frozenset[str] | None = None
         self.env: Any = None
         self._made: tuple | None = None  # (env id, make kwargs) of self.env
         self.task: str | None = None
@@ -87,18 +88,16 @@ class WorldEpisode:
         self.progress: float | None = None
 
     # -- tasks ------------------------------------------------------------------------------------------------
-    def task_ids(self) -> frozenset[str]:
-        if self._task_ids is None:
-            ids = registry.load(self.split.task_ids)() if self.split.task_ids else self.hooks.ids()
-            self._task_ids = frozenset(ids)
-        return self._task_ids
+    def task_ids(self) -> tuple[str, ...]:
+        """The split's task ids, in its order."""
+        return self.tasks.ids
 
     def _env_for(self, task: str) -> tuple[Any, dict | None]:
         import gymnasium as gym
 
         from .. import register_envs
 
-        env_id, kwargs, reset = self._play(task, self.protocol)
+        env_id, kwargs, reset = self.tasks.play(task, self.protocol)
         kwargs = {**kwargs, **(self._prompt.env_kwargs(self.options) if self._prompt else {})}
         made = (env_id, sorted(kwargs.items(), key=repr))
         if self.env is None or self._made != made:
@@ -111,12 +110,9 @@ class WorldEpisode:
 
     # -- the episode ------------------------------------------------------------------------------------------
     def reset(self, task: Any) -> str:
-        """Start ``task`` (an id of the split); the first observation."""
-        if not isinstance(task, str) or task not in self.task_ids():
-            ids = sorted(self.task_ids(), key=lambda t: (len(t), t))
-            raise KeyError(f"{self.spec.name} split {self.split.name!r} has no task {task!r} ({len(ids)} tasks, "
-                           f"e.g. {', '.join(ids[:3])})")
-        env, options = self._env_for(task)
+        """Start ``task`` (an id of the split: else :class:`~.split_play.UnknownTaskError`, a ``KeyError``); the
+        first observation."""
+        env, options = self._env_for(self.tasks.check(task))
         obs, _info = env.reset(seed=self.seed, options=options)
         self.task, self.steps, self.done, self.truncated = task, 0, False, False
         self.errors = ErrorCounter()
@@ -157,10 +153,7 @@ class WorldEpisode:
         self.errors.update(info.get("step"))
         success, progress = self._metrics()
         reward = self.reward.step(success, progress)
-        if self.steps >= self.max_steps and not terminated:
-            truncated = True
-        self.done = bool(terminated or truncated or success)
-        self.truncated = bool(truncated) and not success
+        self.done, self.truncated = episode_end(terminated, truncated, success, self.steps, self.max_steps)
         return StepResult(self._shown(obs) if not self.done else obs + f"\n\n[The episode is over: {self._ending()}.]",
                           reward, self.done, self.reward.won, self.truncated, self.errors.last_error)
 
@@ -168,8 +161,8 @@ class WorldEpisode:
         """A ``think: ...`` action, as ``eai-gym evaluate`` treats it: ``OK.``, no step of the world, no reward; it
         counts towards ``max_steps``."""
         self.steps += 1
-        if self.steps >= self.max_steps:
-            self.done = self.truncated = True
+        self.done, self.truncated = episode_end(False, False, False, self.steps, self.max_steps)
+        if self.done:
             return StepResult(f"OK.\n\n[The episode is over: {self._ending()}.]", 0.0, True, False, True, None)
         return StepResult("OK.", 0.0, False, False, False, None)
 

@@ -85,8 +85,10 @@ def test_task_choice(world):
     assert ep.choose() == ids[1]  # no task, no seed: the tasks in order, one per reset
     for bad, match in [({"task": "no such task"}, "has no task 'no such task'"), ({"task": 3}, "has no task 3"),
                        ({"index": len(ids)}, "out of range"), ({"index": -1}, "non-negative"),
-                       ({"seed": -1}, "non-negative"), ({"seed": True}, "non-negative"), ({"seed": "7"}, "non-negative"),
-                       ({"split": "train"}, "one split"), ({"task": ids[0], "index": 1}, "not index 1")]:
+                       ({"seed": -1}, "non-negative"), ({"seed": True}, "non-negative"),
+                       ({"seed": "7"}, "non-negative"),
+                       ({"split": "no such split"}, "has split"), ({"split": ["eval"]}, "has split"),
+                       ({"task": ids[0], "index": 1}, "not index 1")]:
         with pytest.raises(EpisodeError, match=match):
             ep.choose(**bad)
 

@@ -27,3 +27,13 @@ def test_openenv_is_not_imported(code):
     out = subprocess.run([sys.executable, "-c", PROBE.format(code=code)], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_the_rl_package_and_what_it_shares_with_the_adapter_import_no_openenv():
+    code = ("import sys\nimport eai_gym.rl, eai_gym.rl.split_play, eai_gym.rl.episode, eai_gym.rl.trl, "
+            "eai_gym.rl.datasets\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('openenv', 'gradio', 'fastmcp')"
+            " or m.startswith('eai_gym.openenv')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "[]"

@@ -19,7 +19,7 @@ OPENENV_CLI = Path(sys.executable).with_name("openenv")
 @pytest.fixture(scope="module")
 def server():
     proc = subprocess.Popen([sys.executable, "-m", "eai_gym.cli", "serve", "alfworld", "--protocol", "openenv",
-                             "--port", "0", "--max-sessions", "4"],
+                             "--port", "0", "--max-sessions", "4", "--split", "train", "--reward", "progress"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         url = proc.stdout.readline().strip()
@@ -47,15 +47,23 @@ def test_a_session_with_the_server_process(server):
     from openenv.core import GenericEnvClient
 
     with GenericEnvClient(base_url=server).sync() as env:
-        first = env.reset(task="0")
+        first = env.reset(task="0")  # of the server's split, train
         assert first.observation["world"] == "alfworld" and first.observation["admissible_actions"]
+        assert first.observation["split"] == "train"
         step = env.step({"command": first.observation["admissible_actions"][0]})
-        assert step.observation["step"] == 1 and step.reward == 0.0 and not step.done
+        assert step.observation["step"] == 1 and step.reward >= 0.0 and not step.done
+        assert env.state()["reward_kind"] == "progress"  # the server's reward
+        other = env.reset(task="0", split="eval_out_of_distribution", reward="success")
+        assert other.observation["split"] == "eval_out_of_distribution" and other.observation["text"] != \
+            first.observation["text"]
+        assert env.state()["reward_kind"] == "success"
 
 
 @pytest.mark.parametrize("args, message", [(["--max-steps", "0"], "--max-steps must be at least 1"),
                                            (["--max-sessions", "0"], "--max-sessions must be at least 1"),
-                                           (["--world-protocol", "eai-1.0.5"], "invalid choice")])
+                                           (["--world-protocol", "eai-1.0.5"], "invalid choice"),
+                                           (["--split", "valid"], "invalid choice"),
+                                           (["--reward", "dense"], "invalid choice")])
 def test_bad_options_are_usage_errors(args, message):
     out = subprocess.run([sys.executable, "-m", "eai_gym.cli", "serve", "alfworld", "--protocol", "openenv",
                           "--port", "0", *args], capture_output=True, text=True, timeout=300)

@@ -16,6 +16,9 @@ from eai_gym import registry
 from eai_gym.envs.base import MAX_ACTION
 from eai_gym.openenv.episode import EpisodeConfig, world_facts
 from eai_gym.openenv.gold import GoldPlayer, gold_tasks
+from eai_gym.rl.rewards import REWARDS, rewards_of
+
+from .reference import expert_plan, raw_run, raw_texts, split_ids
 
 pytest.importorskip("openenv")
 requests = pytest.importorskip("requests")
@@ -40,30 +43,6 @@ def served(request):
 def noop(world: str):
     """An action that changes nothing: a command no world parses, or no new action for any agent."""
     return {} if world_facts(world).team_env else "xyzzy"
-
-
-def raw_texts(world: str, task: str, actions: list):
-    """The observation texts of the world's own env (no adapter) for ``actions``: the reference the served
-    observations must equal byte for byte."""
-    import gymnasium as gym
-    import pettingzoo
-
-    import eai_gym
-
-    eai_gym.register_envs()
-    facts = world_facts(world)
-    env_id, kwargs, options = facts.hooks.play(task, facts.protocol)
-    if facts.team_env:
-        env = pettingzoo.make("parallel", facts.team_env, **kwargs)
-        obs, _ = env.reset(seed=0, options=options)  # an unseeded reset is seeded 0
-        out = [obs]
-        for a in actions:
-            out.append(env.step({k: v for k, v in a.items() if v is not None})[0])
-        return [{k: o[k] for k in facts.agents} for o in out]
-    env = gym.make(env_id, **kwargs)
-    out = [env.reset(seed=0, options=options)[0]]
-    out += [env.step(a)[0] for a in actions]
-    return out
 
 
 def test_gold_plan_over_the_websocket_is_won_and_byte_equal_to_in_process(served):
@@ -152,6 +131,10 @@ def test_each_misuse_has_its_error_code(served):
         assert code({"type": "step", "data": step_data}) == "EXECUTION_ERROR"  # before any reset
         assert code({"type": "reset", "data": {"task": "no such task"}}) == "EXECUTION_ERROR"
         assert code({"type": "reset", "data": {"taks": facts.ids[0]}}) == "EXECUTION_ERROR"  # misspelt field
+        for bad, named in [({"split": "valid"}, f"{world} has split(s) {facts.splits[0].name} ("),
+                           ({"reward": "dense"}, "reward must be one of success, progress")]:
+            reply = ws_call(ws, {"type": "reset", "data": bad})
+            assert reply["data"]["code"] == "EXECUTION_ERROR" and named in reply["data"]["message"], reply
         assert ws_call(ws, {"type": "reset", "data": {"seed": 0}})["type"] == "observation"
         assert code({"type": "step", "data": wrong_shape}) == "VALIDATION_ERROR"
         assert code({"type": "step", "data": too_long}) == "VALIDATION_ERROR"
@@ -175,11 +158,92 @@ def test_http_routes(served):
     assert step.status_code == 400 and "reset first" in step.json()["detail"]  # no episode spans two requests
     assert requests.get(url + "/state", timeout=30).json()["world"] == world
     assert requests.post(f"{url}/{world}/num_tasks", json={"split": "eval"}, timeout=30).json() == \
-        {"num_tasks": len(facts.ids)}
+        {"num_tasks": len(facts.ids)}  # eval: the task set, as before the worlds declared their splits
     assert requests.post(f"{url}/{world}/task", json={"split": "eval", "index": 2}, timeout=30).json()["task"]["id"] \
         == facts.ids[2]
     assert requests.post(f"{url}/{world}/task", json={"split": "eval", "index": len(facts.ids)},
                          timeout=30).status_code == 400
+
+
+def test_the_task_api_lists_every_declared_split_and_serves_its_tasks(served):
+    world, url = served
+    spec = registry.world(world)
+    splits = requests.get(f"{url}/{world}/splits", timeout=30).json()
+    assert [(s["name"], s["role"], s["description"]) for s in splits] == \
+        [(s.name, s.role, s.description) for s in spec.split_specs]
+    assert [s["type"] for s in splits] == ["train" if s.role == "train" else "test" for s in spec.split_specs]
+    if world == "alfworld":
+        assert [(s["name"], s["num_tasks"]) for s in splits] == \
+            [("eval_out_of_distribution", 134), ("train", 3553), ("eval_in_distribution", 140)]
+    else:
+        assert len(splits) == 1 and splits[0]["role"] == "eval"  # an evaluation set, and said so
+    for s in spec.split_specs:
+        ids = split_ids(world, s.name)
+        assert requests.post(f"{url}/{world}/num_tasks", json={"split": s.name}, timeout=30).json() == \
+            {"num_tasks": len(ids)}
+        last = requests.post(f"{url}/{world}/task", json={"split": s.name, "index": len(ids) - 1}, timeout=30).json()
+        assert last["task"] == {"id": ids[-1], "index": len(ids) - 1, "split": s.name}
+        assert requests.post(f"{url}/{world}/task", json={"split": s.name, "index": len(ids)},
+                             timeout=30).status_code == 400
+        some = requests.post(f"{url}/{world}/task_range", json={"split": s.name, "start": 1, "stop": 4},
+                             timeout=30).json()["tasks"]
+        assert [t["id"] for t in some] == ids[1:4]
+        everything = requests.post(f"{url}/{world}/tasks", json={"split": s.name}, timeout=60).json()["tasks"]
+        assert [t["id"] for t in everything] == ids
+    bad = requests.post(f"{url}/{world}/num_tasks", json={"split": "valid"}, timeout=30)
+    assert bad.status_code == 400 and f"{world} has split(s)" in bad.json()["detail"]
+
+
+def first_admissible(observation):
+    """The next action of a fixed walk: the first admissible action (several agents: each idle agent's)."""
+    if observation.agents is not None:
+        return {a: (v.admissible_actions[0] if v.admissible_actions and not v.busy else None)
+                for a, v in observation.agents.items()}
+    return observation.admissible_actions[0]
+
+
+def test_each_split_and_reward_over_the_websocket_is_byte_equal_to_in_process(served):
+    """Every split's first task with each reward kind, a fixed walk of 6 steps: the served observations equal the
+    in-process environment's byte for byte, their texts the world's own env's, their rewards ``rewards_of`` over
+    the world's own goal success and progress."""
+    world, url = served
+    for s in registry.world(world).split_specs:
+        for kind in REWARDS:
+            local = EaiGymEnvironment(EpisodeConfig(world))
+            with EaiGymEnv(base_url=url).sync() as typed:
+                got = [typed.reset(split=s.name, index=0, reward=kind)]
+                expected = [local.reset(split=s.name, index=0, reward=kind)]
+                actions = []
+                while len(actions) < 6 and not expected[-1].done:
+                    actions.append(first_admissible(expected[-1]))
+                    got.append(typed.step(actions[-1]))
+                    expected.append(local.step(local_action(local, actions[-1])))
+                state = typed.state()
+            assert [g.observation.model_dump_json() for g in got] == [e.model_dump_json() for e in expected]
+            assert (state.split, state.reward_kind, state.task) == (s.name, kind, split_ids(world, s.name)[0])
+            raw = raw_run(world, state.task, actions, s.name)
+            shown = [g.observation.text if g.observation.agents is None else
+                     {a: v.text for a, v in g.observation.agents.items()} for g in got]
+            assert shown == raw.texts
+            assert [g.reward for g in got[1:]] == \
+                rewards_of(kind, raw.successes, raw.progress if kind == "progress" else None)
+
+
+def test_an_alfworld_train_game_over_the_websocket():
+    plan = expert_plan("train", "7")
+    with running(build_app(EpisodeConfig("alfworld"), max_sessions=2, idle_timeout=0)) as url:
+        with EaiGymEnv(base_url=url).sync() as typed:
+            for kind in REWARDS:
+                first = typed.reset(split="train", task="7", reward=kind)
+                assert (first.observation.split, first.observation.task) == ("train", "7")
+                results = [typed.step(command) for command in plan]
+                last = results[-1].observation
+                assert last.won and results[-1].done and not last.truncated
+                raw = raw_run("alfworld", "7", plan, "train")
+                assert [first.observation.text] + [r.observation.text for r in results] == raw.texts
+                assert [r.reward for r in results] == \
+                    rewards_of(kind, raw.successes, raw.progress if kind == "progress" else None)
+            assert typed.reset(split="train", index=7).observation.text == raw.texts[0]
 
 
 def test_capacity_is_refused_with_openenv_s_code():

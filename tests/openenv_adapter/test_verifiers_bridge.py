@@ -1,7 +1,8 @@
 """verifiers 0.4's OpenEnv bridge (``verifiers.v1.tasksets.openenv``, run by its own ``vf-eval``) playing ALFWorld
 against ``eai-gym serve alfworld --protocol openenv``, with eai-gym's fake model server (it streams when asked, as
-verifiers' harness asks) answering each task's gold plan. verifiers pins mcp 2 while OpenEnv 0.10's fastmcp needs mcp < 2, so it lives in a venv of its own: the test
-runs ``vf-eval`` from ``$EAI_GYM_VERIFIERS_VENV/bin`` (else from ``PATH``) and skips when there is none."""
+verifiers' harness asks) answering each task's gold plan. verifiers pins mcp 2 while OpenEnv 0.10's fastmcp needs
+mcp < 2, so it lives in a venv of its own: the test runs ``vf-eval`` from ``$EAI_GYM_VERIFIERS_VENV/bin`` (else from
+``PATH``) and skips when there is none."""
 
 from __future__ import annotations
 
@@ -29,13 +30,14 @@ pytestmark = pytest.mark.skipif(VF_EVAL is None, reason="verifiers' vf-eval is n
 
 
 def config_for(example: str, model_url: str, env_url: str) -> str:
-    """The documented example config, pointed at this test's servers, with a third reset cut off after one step."""
+    """The documented example config, pointed at this test's servers, with the second reset rewarded with progress
+    and a third reset cut off after one step."""
     text = example.replace('"http://127.0.0.1:8001/v1"', json.dumps(model_url))
     text = text.replace('"http://127.0.0.1:8000"', json.dumps(env_url))
     text = text.replace('model = "your-model"', 'model = "fake-model"')
     text = text.replace('api_key_var = "OPENAI_API_KEY"', 'api_key_var = "EAI_GYM_FAKE_KEY"')
     text = text.replace('resets = [{task = "0"}, {task = "1"}, {seed = 7}]',
-                        'resets = [{task = "0"}, {task = "1"}, {task = "2", max_steps = 1}]')
+                        'resets = [{task = "0"}, {task = "1", reward = "progress"}, {task = "2", max_steps = 1}]')
     assert text.count("127.0.0.1") == 2 and "max_steps = 1" in text, "the example config changed shape"
     return text
 
@@ -52,5 +54,6 @@ def test_verifiers_plays_alfworld_through_its_openenv_bridge(tmp_path):
     traces = [json.loads(line) for f in (tmp_path / "outputs").glob("*/traces.jsonl") for line in f.open()]
     scores = {t["task"]["data"]["idx"]: t["traces"][0]["rewards"]["openenv_reward"]["score"] for t in traces}
     assert all(t["ok"] and not t["errors"] for t in traces), [t["errors"] for t in traces]
-    # the gold plans win (their per-step rewards sum to 1); the episode cut off after one step ends with 0
+    # the gold plans win: success sums to 1, and so does progress (ALFWorld's games start at progress 0); the
+    # episode cut off after one step ends with 0
     assert scores == {0: 1.0, 1: 1.0, 2: 0.0}
