@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..metrics.eai_goal_interpretation import confusion_metrics, rate
 from .eai_goal_output import frozen, read_behavior_reply
+from .items import item_identifier
 
 PROTOCOLS = ("eai-1.0.5", "fixed")
 SECTIONS = (("overall", "overall_confusion_metrics", ""), ("state_goal", "state_goal_confusion_metrics", "node_"),
@@ -192,9 +193,8 @@ def score_item(goals: GoalSet, item: Any, protocol: str = "eai-1.0.5") -> dict[s
     ``ignored`` — not a task of the set —, or ``invalid_input``), ``counts``, ``detail``, ``message``,
     ``parse_error`` and ``skipped_keys``. Never raises for bad input."""
     check_protocol(protocol)
-    ident = item.get("identifier") if isinstance(item, dict) else None
-    rec: dict[str, Any] = {"identifier": ident, "status": None, "message": "", "parse_error": None,
-                           "skipped_keys": [], "counts": None, "detail": None}
+    ident = item_identifier(item)
+    rec = not_scored(ident, None, "")
     task = ident if goals.known(ident) else None
     try:
         if not isinstance(item, dict) or "identifier" not in item or "llm_output" not in item:
@@ -202,12 +202,15 @@ def score_item(goals: GoalSet, item: Any, protocol: str = "eai-1.0.5") -> dict[s
         if not isinstance(item["llm_output"], str):
             raise ReferenceAbort(f"llm_output must be a string, got {type(item['llm_output']).__name__}")
         try:
-            hash(ident)
+            hash(item["identifier"])
         except TypeError:
-            raise ReferenceAbort(f"the identifier must be a string, got {json.dumps(ident)}") from None
+            raise ReferenceAbort("the identifier must be a string, got "
+                                 f"{type(item['identifier']).__name__}") from None
         reply, why = read_behavior_reply(item["llm_output"])
         if task is None:
-            rec.update(status="ignored", message=f"{ident!r} is not {goals.what}; eai-eval 1.0.5 ignores it")
+            shown = repr(ident) if ident is not None or item["identifier"] is None else \
+                f"a {type(item['identifier']).__name__}"
+            rec.update(status="ignored", message=f"{shown} is not {goals.what}; eai-eval 1.0.5 ignores it")
             return rec
         predicted, rec["skipped_keys"] = predicted_conditions(reply, protocol)
         rec["counts"], rec["detail"] = analyse(goals, task, predicted)
@@ -220,13 +223,20 @@ def score_item(goals: GoalSet, item: Any, protocol: str = "eai-1.0.5") -> dict[s
     return rec
 
 
+def not_scored(identifier: Any, status: str | None, message: str) -> dict[str, Any]:
+    """The record of an item that predicts nothing for any task (``invalid_input`` before it names one,
+    ``duplicate_identifier``)."""
+    return {"identifier": identifier, "status": status, "message": message, "parse_error": None,
+            "skipped_keys": [], "counts": None, "detail": None}
+
+
 def final_records(goals: GoalSet, records: list[dict]) -> tuple[list[dict], dict[str, int]]:
     """The record that counts for each task, in task order (the last item of the task; a task without
     one predicts nothing), and how many items had each outcome."""
     last: dict[str, dict] = {}
     tally = {"evaluated": 0, "format_error": 0, "invalid_input": 0, "ignored": 0, "superseded": 0, "missing": 0}
     for r in records:
-        tally[r["status"]] += 1
+        tally[r["status"]] = tally.get(r["status"], 0) + 1
         if r["counts"] is not None:
             if r["identifier"] in last:
                 tally["superseded"] += 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from typing import Any, Callable, Iterable, Iterator, TextIO
@@ -15,19 +16,123 @@ class InputFileError(Exception):
     """A plans file that cannot be read at all (missing, not JSON, wrong top-level shape)."""
 
 
-def read_items(path: str) -> list[Any]:
-    """Read EAI LLM outputs: a JSON list of ``{"identifier", "llm_output"}`` objects, or a JSON object
-    mapping identifier → llm_output. Items are returned as they are (each is validated when scored,
-    so one malformed item never hides the others)."""
+class UnreadableItem:
+    """Stands in for a value of a plans file that cannot be read (nested too deep for Python's JSON reader):
+    scoring an item that is (or holds) one gives the item's ``invalid_input`` record."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def __repr__(self) -> str:
+        return f"UnreadableItem({self.reason!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, UnreadableItem) and other.reason == self.reason
+
+    def __hash__(self) -> int:
+        return hash(self.reason)
+
+    def __reduce__(self) -> tuple:
+        return (UnreadableItem, (self.reason,))
+
+
+#: integers of more digits than this are read as floats (Python converts at most 4,300 digits to an integer)
+MAX_INT_DIGITS = 4000
+#: a JSON string (its end optional, so that no match fails and a scan stays linear), or a bracket, brace, comma
+#: or colon
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{},:]', re.DOTALL)
+
+
+def _number(text: str) -> int | float:
+    """A JSON integer literal: an int, or a float for one too long to convert (infinity beyond a float's range)."""
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        return float(text)
+    try:
+        return int(text)
+    except ValueError:  # a limit set lower than ours (sys.set_int_max_str_digits)
+        return float(text)
+
+
+def load_json_text(text: str) -> Any:
+    """The JSON value of a plans or cases file, read whatever it holds: integers too long to convert become
+    floats (:func:`_number`), and in a list or object whose elements nest too deep for Python's reader (about a
+    thousand levels) each such element becomes an :class:`UnreadableItem` (the others are read). Raises
+    :class:`json.JSONDecodeError` (a :class:`ValueError`) for text that is not JSON."""
+    try:
+        return json.loads(text, parse_int=_number)
+    except RecursionError:
+        return _load_elements(text)
+
+
+def _load_elements(text: str) -> Any:
+    """The top-level list or object of ``text``, element by element (see :func:`load_json_text`)."""
+    start = len(text) - len(text.lstrip())
+    opener = text[start:start + 1]
+    if opener not in ("[", "{"):
+        raise json.JSONDecodeError("nested too deep to read", text, start)
+    spans, depth, begin, end = [], 0, start + 1, None
+    for m in _TOKEN.finditer(text, start):
+        c = text[m.start()]
+        if c in "[{":
+            depth += 1
+        elif c in "]}":
+            depth -= 1
+            if depth == 0:
+                end = m.start()
+                break
+        elif c == "," and depth == 1:
+            spans.append((begin, m.start()))
+            begin = m.end()
+    if end is None or text[end + 1:].strip():
+        raise json.JSONDecodeError("not one JSON list or object", text, start)
+    if text[begin:end].strip() or spans:
+        spans.append((begin, end))
+    if opener == "[":
+        return [_element(text[a:b], k) for k, (a, b) in enumerate(spans)]
+    out = {}
+    for k, (a, b) in enumerate(spans):
+        key, value = _member(text[a:b], k)
+        out[key] = value
+    return out
+
+
+def _element(text: str, index: int) -> Any:
+    try:
+        return json.loads(text, parse_int=_number)
+    except RecursionError:
+        return UnreadableItem(f"value {index} of the file is nested too deep to read (over a thousand levels)")
+
+
+def _member(text: str, index: int) -> tuple[str, Any]:
+    m = _TOKEN.match(text, len(text) - len(text.lstrip()))
+    key = json.loads(text[m.start():m.end()]) if m and text[m.start()] == '"' else None
+    rest = text[m.end():].lstrip() if m else ""
+    if not isinstance(key, str) or not rest.startswith(":"):
+        raise json.JSONDecodeError("not a JSON object member", text, 0)
+    return key, _element(rest[1:], index)
+
+
+def read_json_file(path: str) -> Any:
+    """The JSON value of a file (:func:`load_json_text`); raises :class:`InputFileError` naming the file."""
     try:
         with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+            text = f.read()
+        return load_json_text(text)
     except FileNotFoundError:
         raise InputFileError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as e:
         raise InputFileError(f"{path}: cannot read ({e})") from None
-    except json.JSONDecodeError as e:
+    except ValueError as e:
         raise InputFileError(f"{path}: not valid JSON ({e})") from None
+
+
+def read_items(path: str) -> list[Any]:
+    """Read EAI LLM outputs: a JSON list of ``{"identifier", "llm_output"}`` objects, or a JSON object
+    mapping identifier → llm_output. Items are returned as they are (each is validated when scored,
+    so one malformed item never hides the others; see :func:`load_json_text`)."""
+    data = read_json_file(path)
     if isinstance(data, dict):
         return [{"identifier": k, "llm_output": v} for k, v in data.items()]
     if isinstance(data, list):
