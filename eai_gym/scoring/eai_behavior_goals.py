@@ -230,9 +230,8 @@ def not_scored(identifier: Any, status: str | None, message: str) -> dict[str, A
             "skipped_keys": [], "counts": None, "detail": None}
 
 
-def final_records(goals: GoalSet, records: list[dict]) -> tuple[list[dict], dict[str, int]]:
-    """The record that counts for each task, in task order (the last item of the task; a task without
-    one predicts nothing), and how many items had each outcome."""
+def _last_records(records: Iterable[dict]) -> tuple[dict[str, dict], dict[str, int]]:
+    """The last record of each task, and how many items had each outcome."""
     last: dict[str, dict] = {}
     tally = {"evaluated": 0, "format_error": 0, "invalid_input": 0, "ignored": 0, "superseded": 0, "missing": 0}
     for r in records:
@@ -241,6 +240,13 @@ def final_records(goals: GoalSet, records: list[dict]) -> tuple[list[dict], dict
             if r["identifier"] in last:
                 tally["superseded"] += 1
             last[r["identifier"]] = r
+    return last, tally
+
+
+def final_records(goals: GoalSet, records: list[dict]) -> tuple[list[dict], dict[str, int]]:
+    """The record that counts for each task, in task order (the last item of the task; a task without
+    one predicts nothing), and how many items had each outcome."""
+    last, tally = _last_records(records)
     out = []
     for task in goals.ids():
         if task not in last:
@@ -253,13 +259,29 @@ def final_records(goals: GoalSet, records: list[dict]) -> tuple[list[dict], dict
     return out, tally
 
 
+@lru_cache(maxsize=None)
+def _nothing_predicted(goals: GoalSet, task: str) -> tuple[tuple[str, int], ...]:
+    """The counts of a task for which nothing is predicted (what a task without an item counts, run after run)."""
+    return tuple(analyse(goals, task, [])[0].items())
+
+
+def _final_counts(goals: GoalSet, records: Iterable[dict]) -> tuple[list[dict], dict[str, int]]:
+    """The counts of :func:`final_records` (without its per-task detail), and the tally."""
+    last, tally = _last_records(records)
+    tally["missing"] = sum(1 for task in goals.ids() if task not in last)
+    return [last[t]["counts"] if t in last else dict(_nothing_predicted(goals, t)) for t in goals.ids()], tally
+
+
 def summarize(goals: GoalSet, records: Iterable[dict], protocol: str = "eai-1.0.5") -> dict[str, Any]:
     """The summary eai-eval 1.0.5 writes to ``summary/<model>_performance_scores.json``, over every task."""
     check_protocol(protocol)
-    final, _ = final_records(goals, list(records))
+    return _summary(_final_counts(goals, records)[0])
+
+
+def _summary(final: list[dict]) -> dict[str, Any]:
     total: dict[str, int] = {}
-    for r in final:
-        for k, v in r["counts"].items():
+    for counts in final:
+        for k, v in counts.items():
             total[k] = total.get(k, 0) + v
     out: dict[str, Any] = {}
     for section, metric_key, prefix in SECTIONS:
@@ -273,7 +295,9 @@ def summarize(goals: GoalSet, records: Iterable[dict], protocol: str = "eai-1.0.
 
 def summary_and_counters(goals: GoalSet, records: list, protocol: str) -> dict[str, Any]:
     """What a ``Jobs.summarize`` returns: the summary and the item counters."""
-    return {"summary": summarize(goals, records, protocol), "counters": final_records(goals, records)[1]}
+    check_protocol(protocol)
+    final, tally = _final_counts(goals, records)
+    return {"summary": _summary(final), "counters": tally}
 
 
 def gold_reply(goals: GoalSet, task: str) -> str:

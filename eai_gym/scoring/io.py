@@ -40,9 +40,10 @@ class UnreadableItem:
 
 #: integers of more digits than this are read as floats (Python converts at most 4,300 digits to an integer)
 MAX_INT_DIGITS = 4000
-#: a JSON string (its end optional, so that no match fails and a scan stays linear), or a bracket, brace, comma
-#: or colon
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{},:]', re.DOTALL)
+#: in a value too deep to read: a JSON string (its end optional, so that no match fails and the scan stays
+#: linear), or a run of opening or of closing brackets and braces
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[{]+|[\]}]+', re.DOTALL)
+_SPACE = re.compile(r"\s*")
 
 
 def _number(text: str) -> int | float:
@@ -53,6 +54,9 @@ def _number(text: str) -> int | float:
         return int(text)
     except ValueError:  # a limit set lower than ours (sys.set_int_max_str_digits)
         return float(text)
+
+
+_DECODER = json.JSONDecoder(parse_int=_number)
 
 
 def load_json_text(text: str) -> Any:
@@ -67,51 +71,53 @@ def load_json_text(text: str) -> Any:
 
 
 def _load_elements(text: str) -> Any:
-    """The top-level list or object of ``text``, element by element (see :func:`load_json_text`)."""
-    start = len(text) - len(text.lstrip())
-    opener = text[start:start + 1]
+    """The top-level list or object of ``text``, element by element (see :func:`load_json_text`): each is read
+    by Python's reader, and one too deep for it is skipped by counting brackets."""
+    at = _SPACE.match(text).end()
+    opener = text[at:at + 1]
     if opener not in ("[", "{"):
-        raise json.JSONDecodeError("nested too deep to read", text, start)
-    spans, depth, begin, end = [], 0, start + 1, None
-    for m in _TOKEN.finditer(text, start):
+        raise json.JSONDecodeError("nested too deep to read", text, at)
+    closer = "]" if opener == "[" else "}"
+    values: list = []
+    keys: list = []
+    at = _SPACE.match(text, at + 1).end()
+    while text[at:at + 1] != closer or values or keys:
+        if opener == "{":
+            key, at = _DECODER.raw_decode(text, at)
+            at = _SPACE.match(text, at).end()
+            if not isinstance(key, str) or text[at:at + 1] != ":":
+                raise json.JSONDecodeError("expected a key and ':'", text, at)
+            keys.append(key)
+            at = _SPACE.match(text, at + 1).end()
+        try:
+            value, at = _DECODER.raw_decode(text, at)
+        except RecursionError:
+            value, at = UnreadableItem(f"value {len(values)} of the file is nested too deep to read (over a "
+                                       "thousand levels)"), _skip_value(text, at)
+        values.append(value)
+        at = _SPACE.match(text, at).end()
+        if text[at:at + 1] == closer:
+            break
+        if text[at:at + 1] != ",":
+            raise json.JSONDecodeError(f"expected ',' or '{closer}'", text, at)
+        at = _SPACE.match(text, at + 1).end()
+    if text[_SPACE.match(text, at + 1).end():]:
+        raise json.JSONDecodeError("extra data", text, at + 1)
+    return values if opener == "[" else dict(zip(keys, values))
+
+
+def _skip_value(text: str, at: int) -> int:
+    """Where the list or object that starts at ``at`` ends (brackets in strings do not count)."""
+    depth = 0
+    for m in _TOKEN.finditer(text, at):
         c = text[m.start()]
-        if c in "[{":
-            depth += 1
-        elif c in "]}":
-            depth -= 1
-            if depth == 0:
-                end = m.start()
-                break
-        elif c == "," and depth == 1:
-            spans.append((begin, m.start()))
-            begin = m.end()
-    if end is None or text[end + 1:].strip():
-        raise json.JSONDecodeError("not one JSON list or object", text, start)
-    if text[begin:end].strip() or spans:
-        spans.append((begin, end))
-    if opener == "[":
-        return [_element(text[a:b], k) for k, (a, b) in enumerate(spans)]
-    out = {}
-    for k, (a, b) in enumerate(spans):
-        key, value = _member(text[a:b], k)
-        out[key] = value
-    return out
-
-
-def _element(text: str, index: int) -> Any:
-    try:
-        return json.loads(text, parse_int=_number)
-    except RecursionError:
-        return UnreadableItem(f"value {index} of the file is nested too deep to read (over a thousand levels)")
-
-
-def _member(text: str, index: int) -> tuple[str, Any]:
-    m = _TOKEN.match(text, len(text) - len(text.lstrip()))
-    key = json.loads(text[m.start():m.end()]) if m and text[m.start()] == '"' else None
-    rest = text[m.end():].lstrip() if m else ""
-    if not isinstance(key, str) or not rest.startswith(":"):
-        raise json.JSONDecodeError("not a JSON object member", text, 0)
-    return key, _element(rest[1:], index)
+        if c == "[" or c == "{":
+            depth += m.end() - m.start()
+        elif c == "]" or c == "}":
+            if depth <= m.end() - m.start():
+                return m.start() + depth
+            depth -= m.end() - m.start()
+    raise json.JSONDecodeError("a list or object is not closed", text, at)
 
 
 def read_json_file(path: str) -> Any:
