@@ -19,6 +19,7 @@ MAX_DEPTH = 100
 #: a string (its end optional: an unterminated string runs to the end of the text, so no match fails and the
 #: scan stays linear), or a bracket or brace
 _TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)
+_SPACE = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
 
 
@@ -33,6 +34,9 @@ def nesting_exceeds(text: str, start: int = 0, limit: int = MAX_DEPTH) -> bool:
     """True if the first JSON value at or after ``start`` nests more than ``limit`` levels deep (brackets in
     strings do not count)."""
     if text.count("[", start) + text.count("{", start) <= limit:
+        return False
+    first = _SPACE.match(text, start).end()
+    if text[first:first + 1] not in ("[", "{"):  # a string, number or word: nothing nests
         return False
     depth = 0
     for m in _TOKENS.finditer(text, start):

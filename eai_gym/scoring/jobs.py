@@ -35,6 +35,16 @@ from .results import RECORD_FIELDS
 DUPLICATE = "duplicate_identifier"
 #: the statuses of records of items that are not scored
 NOT_SCORED = ("invalid_input", "evaluation_error", DUPLICATE)
+#: the modes whose reference evaluator (eai-eval 1.0.5) scores every item, an identifier met again included (its
+#: action sequencing and transition modeling count each item; its BEHAVIOR goal interpretation counts the last
+#: item of a task): under ``protocol="eai-1.0.5"`` they do the same, to reproduce its numbers
+REFERENCE_SCORES_REPEATS = {"eai-1.0.5": ("action_sequencing", "goal_interpretation", "transition_modeling")}
+
+
+def scores_repeats(mode: str, protocol: str) -> bool:
+    """Whether ``mode`` scores every item of an identifier under ``protocol`` (a reference's behaviour), rather
+    than only the first (see ``docs/scoring.md``)."""
+    return mode in REFERENCE_SCORES_REPEATS.get(protocol, ())
 
 
 @dataclass(frozen=True)
@@ -77,13 +87,13 @@ class ItemWork:
         records, or None: an object with a text ``status`` and the mode's ``record_fields``; a record of an item
         not scored has every field of the mode's record of such an item."""
         if not isinstance(record, dict):
-            return f"a {type(record).__name__}"
+            return f"the record is not an object but a {type(record).__name__}"
         status = record.get("status")
         if not isinstance(status, str):
-            return "a record without a text status"
+            return "the record has no text 'status'"
         need = tuple(self.blank(None, status, "")) if status in NOT_SCORED else self.record_fields
         missing = [f for f in need if f not in record]
-        return f"a record without {', '.join(map(repr, missing))}" if missing else None
+        return f"the record has no {', '.join(map(repr, missing))}" if missing else None
 
 
 def invalid_record(blank: Callable[[Any, str, str], dict], index: int, identifier: Any,
@@ -143,10 +153,14 @@ class Jobs:
             return None
         return functools.partial(keep_fields, frozenset(self.summary_fields + RECORD_FIELDS))
 
-    def once_per_identifier(self, key: Callable[[Any], Hashable | None] | None = None) -> "Jobs":
+    def once_per_identifier(self, key: Callable[[Any], Hashable | None] | None = None, *, mode: str = "",
+                            protocol: str = "") -> "Jobs":
         """Score only the first unit of each task: a later unit with the same ``key`` (default: its identifier,
         when that is a string) becomes a ``duplicate_identifier`` record naming the first, which the summaries
-        leave out. Returns ``self``."""
+        leave out, unless ``mode`` under ``protocol`` scores every item (:func:`scores_repeats`). Returns
+        ``self``."""
+        if scores_repeats(mode, protocol):
+            return self
         work = self.fn
         assert isinstance(work, ItemWork)
         for i, j in repeats(self.units, key or string_key(work.identifier)).items():

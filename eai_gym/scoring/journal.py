@@ -110,8 +110,8 @@ def read_journal(path: str, run: dict, n: int, done: dict[int, Any],
         else:
             problem = check(obj["record"]) if check is not None else None
             if problem:
-                raise JournalError(f"{path}, line {k + 1}: {problem}, not a record of this run; remove the file or "
-                                   "drop --resume")
+                raise JournalError(f"{path}, line {k + 1}: {problem}, so it is not a record of this run; remove "
+                                   "the file or drop --resume")
             done[obj["index"]] = obj["record"]
         keep += len(raw) + 1
     return keep or None

@@ -177,7 +177,7 @@ def jobs(items: list, protocol: str, options: Options, mode: registry.ModeSpec) 
     return Jobs(_score_unit, list(items), lambda rs: {"summary": summarize(rs)}, _context,
                 (world, refs, _gold_options(world, options)), summary_fields=FIELDS,
                 identify=functools.partial(item_identifier, fields=("identifier", "episode_id"))
-                ).once_per_identifier(task_key)
+                ).once_per_identifier(task_key, mode="similarity", protocol=protocol)
 
 
 #: the fields that name an item's task in the worlds' plan formats, the first one present counts

@@ -343,7 +343,7 @@ class TransitionModelingWorld:
         jobs = Jobs(_score_unit, list(items), lambda rs: summarize(rs, protocol, info), _context,
                     (self.world, self.planner_timeout, protocol, planner, timeout),
                     summary_fields=("counts", "planner"))
-        return jobs if protocol == "eai-1.0.5" else jobs.once_per_identifier()  # eai-1.0.5 counts every item
+        return jobs.once_per_identifier(mode="transition_modeling", protocol=protocol)
 
     def mode_jobs(self, items: list, protocol: str, options: Mapping[str, Any], mode: Any = None) -> Jobs:
         """The registry's jobs entry point: ``options`` carries ``--planner`` and ``--planner-timeout``

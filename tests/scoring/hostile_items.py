@@ -8,10 +8,16 @@ those inside. The shared test modules import it (``tests/scoring``, ``tests/envs
 
 from __future__ import annotations
 
+import gzip
 import itertools
 import json
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Iterator, Sequence
+
+import pytest
+
+from eai_gym import registry
 
 #: nesting depth of the deep values (far beyond Python's recursion limit)
 DEPTH = 100_000
@@ -175,3 +181,40 @@ def dumps(value: Any) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{json.dumps(str(k))}: {dumps(v)}" for k, v in value.items()) + "}"
     return json.dumps(value)
+
+
+# --------------------------------------------------------------------------- the registry's modes and their valid items
+PARTNR = Path(__file__).parents[1] / "reference" / "data" / "partnr" / "recorded_cases.json.gz"
+MODES = [(w.name, m.name, p) for w in registry.worlds() for m in w.modes for p in m.protocols]
+IDS = ["/".join(c) for c in MODES]
+#: what the runner's per-item boundary writes: a record made there means the scorer raised
+BOUNDARY = "cannot be scored:"
+
+
+def options_of(spec: registry.ModeSpec) -> dict:
+    """The mode's option defaults, without a planner (the planner's own tests cover it)."""
+    options = {o.name: o.default for o in spec.options}
+    if "planner" in options:
+        options["planner"] = "none"
+    return options
+
+
+def flags_of(spec: registry.ModeSpec) -> list[str]:
+    return ["--planner", "none"] if spec.option("planner") else []
+
+
+@lru_cache(maxsize=None)
+def valid_items(world: str, mode: str) -> tuple:
+    """Valid items of the mode: its packaged gold items (the fact-replay mode, which has none: recorded cases)."""
+    spec = registry.mode(world, mode)
+    if spec.gold is not None:
+        return tuple(registry.load(spec.gold)(options_of(spec)))
+    if (world, mode) == ("rearrange", "facts"):
+        with gzip.open(PARTNR, "rt", encoding="utf-8") as f:
+            return tuple(c["input"] for c in json.load(f)[:80])
+    pytest.skip(f"{world} {mode}: no valid items to start from")
+
+
+def units_of(world: str, mode: str, items: list) -> list:
+    """What the mode's reader makes of items (the fact-replay mode reads ``(default case id, case)`` pairs)."""
+    return [(f"case[{k}]", it) for k, it in enumerate(items)] if (world, mode) == ("rearrange", "facts") else items

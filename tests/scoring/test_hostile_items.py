@@ -5,10 +5,8 @@ scored as it is alone; the command exits 0 with its results file, serially and w
 
 from __future__ import annotations
 
-import gzip
 import json
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,43 +14,9 @@ from hypothesis import strategies as st
 
 from eai_gym import registry
 from eai_gym.cli import main
-from eai_gym.scoring.runner import Work, run_items
-from hostile_items import dumps, hostile_batch
-
-PARTNR = Path(__file__).parents[1] / "reference" / "data" / "partnr" / "recorded_cases.json.gz"
-MODES = [(w.name, m.name, p) for w in registry.worlds() for m in w.modes for p in m.protocols]
-IDS = ["/".join(c) for c in MODES]
-#: what the runner's per-item boundary writes: a record made there means the scorer raised
-BOUNDARY = "cannot be scored:"
-
-
-def options_of(spec: registry.ModeSpec) -> dict:
-    """The mode's option defaults, without a planner (the planner's own tests cover it)."""
-    options = {o.name: o.default for o in spec.options}
-    if "planner" in options:
-        options["planner"] = "none"
-    return options
-
-
-def flags_of(spec: registry.ModeSpec) -> list[str]:
-    return ["--planner", "none"] if spec.option("planner") else []
-
-
-@lru_cache(maxsize=None)
-def valid_items(world: str, mode: str) -> tuple:
-    """Valid items of the mode: its packaged gold items (the fact-replay mode, which has none: recorded cases)."""
-    spec = registry.mode(world, mode)
-    if spec.gold is not None:
-        return tuple(registry.load(spec.gold)(options_of(spec)))
-    if (world, mode) == ("rearrange", "facts"):
-        with gzip.open(PARTNR, "rt", encoding="utf-8") as f:
-            return tuple(c["input"] for c in json.load(f)[:80])
-    pytest.skip(f"{world} {mode}: no valid items to start from")
-
-
-def units_of(world: str, mode: str, items: list) -> list:
-    """What the mode's reader makes of items (the fact-replay mode reads ``(default case id, case)`` pairs)."""
-    return [(f"case[{k}]", it) for k, it in enumerate(items)] if (world, mode) == ("rearrange", "facts") else items
+from eai_gym.scoring.runner import run_items
+from hostile_items import (BOUNDARY, IDS, MODES, dumps, flags_of, hostile_batch, hostile_values, options_of, units_of,
+                           valid_items)
 
 
 def score(world: str, mode: str, protocol: str, items: list, workers: int = 1) -> tuple[list, list, dict]:
@@ -104,7 +68,15 @@ def test_the_command_scores_a_hostile_plans_file_serially_and_with_two_workers_a
 
 
 # --------------------------------------------------------------------------- property: arbitrary JSON items
-JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+def hostile_value(name: str):
+    """The hostile value of that name (drawn by name: hypothesis describes what it draws from, and the text of a
+    5,000-digit number cannot be made)."""
+    return dict(hostile_values())[name]
+
+
+#: JSON values, the hostile ones among them (a 5,000-digit number, nesting 100,000 deep, a megabyte of text...)
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20)
+                    | st.sampled_from([name for name, _ in hostile_values()]).map(hostile_value),
                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
                                                                                  max_size=4),
                     max_leaves=12)
@@ -117,13 +89,6 @@ def item_keys(world: str, mode: str) -> tuple[str, ...]:
     return tuple(sorted({k for it in valid[:20] if isinstance(it, dict) for k in it}))
 
 
-@lru_cache(maxsize=None)
-def context(world: str, mode: str, protocol: str) -> tuple:
-    spec = registry.mode(world, mode)
-    jobs = registry.load(spec.jobs)([], protocol, options_of(spec), spec)
-    return jobs.init(*jobs.init_args) if jobs.init is not None else None
-
-
 @pytest.mark.parametrize("world,mode,protocol", MODES, ids=IDS)
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
@@ -134,9 +99,8 @@ def test_any_json_item_gives_one_record_and_no_exception(world, mode, protocol, 
     items = data.draw(st.lists(shaped | JSON | valid, min_size=1, max_size=4))
     spec = registry.mode(world, mode)
     jobs = registry.load(spec.jobs)(units_of(world, mode, items), protocol, options_of(spec), spec)
-    work = Work(jobs.fn, True, jobs.keep())
-    records, block = work(context(world, mode, protocol), enumerate(jobs.units))
-    texts = block.split("\n")
+    records, texts = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args, encode=True,
+                               keep=jobs.keep())
     assert len(records) == len(texts) == len(items)
     for text in texts:
         record = json.loads(text)

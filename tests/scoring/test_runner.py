@@ -97,6 +97,11 @@ def plans_file(tmp_path: Path, world: str, mode: str, malformed: bool = True) ->
     return path, items
 
 
+def unindexed(records: list) -> list:
+    """The records without the messages of repeated identifiers (which name items by their index)."""
+    return [{k: v for k, v in r.items() if k != "message" or r["status"] != "duplicate_identifier"} for r in records]
+
+
 def score(path: Path, world: str, mode: str, protocol: str, out: Path, *extra: str) -> dict:
     assert main(["score", world, str(path), "--mode", mode, "--protocol", protocol, "-o", str(out), *extra]) == 0
     return json.loads(out.read_text())
@@ -114,7 +119,7 @@ def test_two_workers_give_the_serial_results(tmp_path, world, mode, protocol):
     assert all(tasks[i]["status"] == "invalid_input" for i in (5, len(items) - 1))
     clean, _ = plans_file(tmp_path, world, mode, malformed=False)
     alone = score(clean, world, mode, protocol, tmp_path / "clean.json")["tasks"]
-    assert tasks[:5] + tasks[6:-1] == alone
+    assert unindexed(tasks[:5] + tasks[6:-1]) == unindexed(alone)
     assert any(t["status"] == "evaluated" for t in alone)
 
 

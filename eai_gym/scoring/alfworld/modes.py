@@ -20,7 +20,7 @@ def commands_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: 
     from .commands import SUMMARY_FIELDS, game_key, summarize
 
     return Jobs(_item, list(items), lambda rs: {"summary": summarize(rs)}, same, (options["dialect"],),
-                summary_fields=SUMMARY_FIELDS).once_per_identifier(game_key)
+                summary_fields=SUMMARY_FIELDS).once_per_identifier(game_key, mode="commands", protocol=protocol)
 
 
 def oracle_commands(game: Any, dialect: str) -> list[str]:

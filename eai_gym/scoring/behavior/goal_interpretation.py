@@ -114,4 +114,4 @@ def goal_interpretation_jobs(items: list, protocol: str = "eai-1.0.5") -> Jobs:
     jobs = Jobs(_score_unit, list(items), lambda records: _summarize_records(protocol, records),
                 check_protocol, (protocol,), summary_fields=("counts",), blank=G.not_scored,
                 record_fields=("identifier", "status", "counts"))
-    return jobs if protocol == "eai-1.0.5" else jobs.once_per_identifier()  # eai-1.0.5: the last item counts
+    return jobs.once_per_identifier(mode="goal_interpretation", protocol=protocol)

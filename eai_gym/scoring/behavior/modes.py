@@ -35,7 +35,7 @@ def action_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: An
 
     jobs = Jobs(_action, list(items), summarize, _world, (protocol, options["initial_state"]),
                 summary_fields=BEHAVIOR_SUMMARY_FIELDS, blank=not_scored)
-    return jobs if protocol == "eai-1.0.5" else jobs.once_per_identifier()  # eai-1.0.5 counts every item
+    return jobs.once_per_identifier(mode="action_sequencing", protocol=protocol)
 
 
 def action_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -36,7 +36,7 @@ from ...envs.behavior.world import BehaviorWorld, check_protocol
 from ...logic import tl
 from ..eai_subgoal_output import NotParseable, output_entries
 from ..items import item_identifier, quote
-from ..jobs import invalid_record
+from ..jobs import duplicate_record, invalid_record
 from ...metrics.plan_similarity import similarity_record
 from ...metrics.eai_behavior_subgoal import goal_counts, reference_initial_counts, summarize_behavior_subgoal
 
@@ -232,14 +232,14 @@ def reference_assignment(items: list) -> dict[str, tuple[int | None, int | None]
     return out
 
 
-def _reference_jobs(items: list, initial_state: str, seed: int) -> list[tuple | None]:
+def _reference_jobs(items: list, initial_state: str, seed: int,
+                    assignment: dict[str, tuple[int | None, int | None]]) -> list[tuple | None]:
     """The eai-1.0.5 jobs (None where the reference uses no item): per used item, the tasks it serves,
     in the reference's task order, each with the state of the shared RNG when that task's turn comes
     (found by replaying the random choices of the tasks before it: parsing only, no search)."""
     jobs: list[tuple | None] = [None] * len(items)
     rng = random.Random(seed)
     world = BehaviorWorld("eai-1.0.5")
-    assignment = reference_assignment(items)
     for t, (i, _) in assignment.items():  # the reference's task order: the RNG calls follow it
         if i is None:
             continue
@@ -278,8 +278,9 @@ def plan_items(items: Iterable[Any], protocol: str = "fixed", initial_state: str
     check_initial_state(initial_state)
     items = list(items)
     ref = protocol == "eai-1.0.5"
-    jobs = _reference_jobs(items, initial_state, seed) if ref else [None] * len(items)
-    taken: set[str] = set()  # fixed: one item per task
+    assignment = reference_assignment(items) if ref else {}
+    jobs = _reference_jobs(items, initial_state, seed, assignment) if ref else [None] * len(items)
+    taken = {t: first for t, (first, _) in assignment.items() if first is not None}  # the item of each task
     for i, it in enumerate(items):
         if jobs[i] is not None:
             continue
@@ -289,11 +290,15 @@ def plan_items(items: Iterable[Any], protocol: str = "fixed", initial_state: str
         except UnknownTaskError as e:
             jobs[i] = ("record", dict(_blank(ident), status="invalid_input", message=str(e)))
             continue
-        if t in taken or ref:
-            jobs[i] = ("record", dict(_blank(ident), task_id=t, status="duplicate_identifier",
-                                      message=f"task {t} is scored with an earlier item"))
+        if t in taken:
+            jobs[i] = ("record", dict(duplicate_record(not_scored, i, taken[t], ident), task_id=t))
             continue
-        taken.add(t)
+        if ref:  # the reference stops at a malformed item before it reaches one for this task
+            jobs[i] = ("record", dict(_blank(ident), task_id=t, status="duplicate_identifier",
+                                      message=f"task {t} is not scored: the reference stops at a malformed item "
+                                              "before it"))
+            continue
+        taken[t] = i
         jobs[i] = ("task", it, t)
     return jobs
 

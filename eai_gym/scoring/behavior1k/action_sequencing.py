@@ -199,4 +199,4 @@ def action_sequencing_jobs(items: list, protocol: str = "bddl-3.6.0") -> Jobs:
     check_protocol(protocol)
     return Jobs(_score_unit, list(items), lambda rs: {"summary": summarize(rs)}, _world, (protocol,),
                 summary_fields=("executable", "error_types", "success", *BEHAVIOR_COUNTS),
-                blank=not_scored).once_per_identifier()
+                blank=not_scored).once_per_identifier(mode="action_sequencing", protocol=protocol)

@@ -177,10 +177,10 @@ def entry_case_id(entry: tuple[Any, Any]) -> Any:
     return safe_identifier(case_id)
 
 
-def explicit_case_id(entry: tuple[Any, Any]) -> str | None:
-    """The ``case_id`` string a case gives itself (what :meth:`Jobs.once_per_identifier` compares), else None."""
+def explicit_case_id(entry: tuple[Any, Any]) -> Any:
+    """The ``case_id`` a case gives itself (what :meth:`Jobs.once_per_identifier` compares), else None."""
     case = entry[1]
-    return case["case_id"] if isinstance(case, Mapping) and isinstance(case.get("case_id"), str) else None
+    return safe_identifier(case.get("case_id")) if isinstance(case, Mapping) else None
 
 
 def not_scored(protocol: str, case_id: Any, status: str, message: str) -> dict[str, Any]:

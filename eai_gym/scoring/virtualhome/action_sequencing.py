@@ -233,4 +233,4 @@ def jobs(items: list, protocol: str, options: Mapping[str, Any], mode: Any = Non
         return {"summary": summary, "counters": counters}
     jobs = Jobs(_unit, list(items), summarize_records, _context, (protocol, shortcut), summary_fields=("counts",),
                 blank=not_scored, record_fields=("identifier", "status", "counts"))
-    return jobs if protocol == "eai-1.0.5" else jobs.once_per_identifier()  # eai-1.0.5 counts every item
+    return jobs.once_per_identifier(mode="action_sequencing", protocol=protocol)

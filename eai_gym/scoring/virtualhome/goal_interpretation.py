@@ -316,4 +316,4 @@ def goal_interpretation_jobs(items: list, protocol: str = "eai-1.0.5") -> Jobs:
                 lambda rs: {"summary": summarize(rs, protocol), "counters": counters(rs)},
                 _context, (protocol,), summary_fields=("counts",), blank=not_scored,
                 record_fields=("identifier", "status", "counts"))
-    return jobs if protocol == "eai-1.0.5" else jobs.once_per_identifier()  # eai-1.0.5 counts every item
+    return jobs.once_per_identifier(mode="goal_interpretation", protocol=protocol)

@@ -30,7 +30,7 @@ from ...metrics.eai_subgoal import summarize_subgoal
 from ...metrics.plan_similarity import similarity_record
 from ..eai_subgoal_output import NotParseable, output_entries
 from ..items import item_identifier, plain_record
-from ..jobs import Jobs, invalid_record, tagged_identifier
+from ..jobs import Jobs, duplicate_record, invalid_record, tagged_identifier
 
 MAX_PATHS = 256
 
@@ -324,17 +324,16 @@ def plan_items(items: Iterable[Any], protocol: str = "fixed", seed: int = 0) -> 
     check_protocol(protocol)
     ref = protocol == "eai-1.0.5"
     rng = random.Random(seed)
-    seen: set[str] = set()
+    seen: dict[str, int] = {}
     jobs: list[tuple] = []
     for i, it in enumerate(items):
         if isinstance(it, dict) and isinstance(it.get("identifier"), str):
             try:
                 tid = task_id_of(it["identifier"])
                 if tid in seen:
-                    jobs.append(("record", {"identifier": it["identifier"], "status": "duplicate_identifier",
-                                            "message": f"task {tid} already scored earlier in the input"}))
+                    jobs.append(("record", duplicate_record(plain_record, i, seen[tid], it["identifier"])))
                     continue
-                seen.add(tid)
+                seen[tid] = i
             except UnknownTaskError:
                 pass
         if ref:
