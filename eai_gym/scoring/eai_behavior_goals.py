@@ -10,7 +10,8 @@ conditions (``fixed``: list values only), each conjunct matched by its option wi
 predicted, the node/edge split and grammatical checks of its helpers, and its summary dict
 (``overall``, ``state_goal``, ``relation_goal``, ``grammatical_errors``) over every task of the set.
 
-As in the reference, the last item of a task wins, an unreadable reply predicts nothing, and items of other
+As in the reference, the last item of a task wins (under ``fixed`` the jobs score only the first, see
+:meth:`eai_gym.scoring.jobs.Jobs.once_per_identifier`), an unreadable reply predicts nothing, and items of other
 identifiers are ignored. Where the reference aborts its whole run — a task without an item (KeyError), a reply
 that is not a string, a condition its helpers cannot index (``[]``, ``["not"]``, a number), a value that is not
 iterable — the task is scored as predicting nothing and marked (``missing`` / ``invalid_input``).

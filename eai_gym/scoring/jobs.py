@@ -27,7 +27,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable
 
-from .io import UnreadableItem
+from .input_json import UnreadableItem
 from .items import describe_error, describe_item, item_identifier, plain_record
 from .results import RECORD_FIELDS
 

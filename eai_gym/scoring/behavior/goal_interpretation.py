@@ -7,7 +7,8 @@ that can be met several ways, the way with most conditions predicted). ``summari
 summary dict of eai-eval 1.0.5 (``overall``, ``state_goal``, ``relation_goal``, ``grammatical_errors``)
 over the 100 demos; ``score_item(...)["detail"]`` is its per-demo analysis.
 
-As in the reference, the last item of a demo wins, an unreadable reply predicts nothing, and items of
+As in the reference, the last item of a demo wins (``eai-1.0.5``; under ``fixed`` the first is scored and a later
+one is a ``duplicate_identifier`` record), an unreadable reply predicts nothing, and items of
 other identifiers are ignored. Where the reference aborts its whole run — a demo without an item
 (KeyError), a reply that is not a string, a condition its helpers cannot index (``[]``, ``["not"]``,
 a number), a value that is not iterable — eai-gym scores that demo as predicting nothing and marks it

@@ -22,7 +22,7 @@ import os
 from typing import Any, Iterable, Mapping
 
 from ...logic.propositions import EvaluationSpec, FactsError, PropositionTracker, SpecError, TruthFacts, WorldFacts
-from ..io import UnreadableItem, load_json_text
+from ..input_json import UnreadableItem, load_json_text
 from ..items import safe_identifier
 from ..jobs import DUPLICATE
 
