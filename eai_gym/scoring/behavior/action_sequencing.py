@@ -17,7 +17,7 @@ from ...envs.behavior.tasks import check_initial_state, load_task
 from ...envs.behavior.world import BehaviorWorld, check_protocol
 from ...logic import json_text
 from ...metrics.eai_summary import summarize_behavior
-from ..items import item_identifier
+from ..items import item_identifier, safe_identifier
 from ..similarity import item_similarity
 
 
@@ -86,7 +86,7 @@ def score_item(item: Any, protocol: str = "fixed", initial_state: str = "calibra
     try:
         if not isinstance(item, dict) or "identifier" not in item or "llm_output" not in item:
             raise _Invalid("an item must be an object with 'identifier' and 'llm_output'")
-        if not isinstance(item["identifier"], str):
+        if item["identifier"] is not None and safe_identifier(item["identifier"]) is None:  # a list, a dict...
             raise _Invalid(f"the identifier must be a string, got {type(item['identifier']).__name__}")
         task = load_task(ident, initial_state)
         if not isinstance(item["llm_output"], str):

@@ -28,6 +28,7 @@ from itertools import islice
 from typing import Any, Iterable
 
 from ...core.errors import UnknownTaskError
+from ...core.safe_repr import bounded_repr
 from ...envs.behavior.goals import GoalCrash
 from ...envs.behavior.subgoals import (ACTION_PARAMS, STATE_PARAMS, VOCAB_ACTIONS, SubgoalCrash, Translator, choose,
                                       gold_subgoal_plan, sample_path, search, tl_name)
@@ -35,7 +36,7 @@ from ...envs.behavior.tasks import check_initial_state, load_task, task_ids, tas
 from ...envs.behavior.world import BehaviorWorld, check_protocol
 from ...logic import tl
 from ..eai_subgoal_output import NotParseable, output_entries
-from ..items import item_identifier, quote
+from ..items import item_identifier
 from ..jobs import duplicate_record, invalid_record
 from ...metrics.plan_similarity import similarity_record
 from ...metrics.eai_behavior_subgoal import goal_counts, reference_initial_counts, summarize_behavior_subgoal
@@ -203,13 +204,13 @@ def _invalid(item: Any) -> dict[str, Any] | None:
 def resolve(identifier: Any) -> str:
     """The task an identifier names: a demo name, or the first task whose activity name it contains."""
     if not isinstance(identifier, str):
-        raise UnknownTaskError(f"identifier must be a string, got {type(identifier).__name__}")
+        raise UnknownTaskError(f"identifier must be a string, got {bounded_repr(identifier)}")
     if identifier in task_ids():
         return identifier
     for t in task_ids():
         if task_record(t)["task"] in identifier:
             return t
-    raise UnknownTaskError(f"unknown BEHAVIOR task {quote(identifier)} (expected a demo name such as "
+    raise UnknownTaskError(f"unknown BEHAVIOR task {bounded_repr(identifier)} (expected a demo name such as "
                            f"{task_ids()[0]!r})")
 
 

@@ -24,7 +24,7 @@ from ...envs.behavior1k.world import Behavior1KWorld, load_task
 from ...metrics.eai_summary import BEHAVIOR_COUNTS, summarize_behavior
 from ...metrics.plan_similarity import similarity_record
 from ...logic import json_text
-from ..items import item_identifier
+from ..items import item_identifier, safe_identifier
 from ..jobs import Jobs
 
 PROTOCOLS = ("bddl-3.6.0",)
@@ -94,7 +94,7 @@ def score_item(item: Any, protocol: str = "bddl-3.6.0", world: Behavior1KWorld |
     try:
         if not isinstance(item, dict) or "identifier" not in item or "llm_output" not in item:
             raise _Invalid("an item must be an object with 'identifier' and 'llm_output'")
-        if not isinstance(item["identifier"], str):
+        if item["identifier"] is not None and safe_identifier(item["identifier"]) is None:  # a list, a dict...
             raise _Invalid(f"the identifier must be a string, got {type(item['identifier']).__name__}")
         if not isinstance(item["llm_output"], str):
             raise _Invalid(f"llm_output must be a string, got {type(item['llm_output']).__name__}")

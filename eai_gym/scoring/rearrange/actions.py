@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
+from ...core.safe_repr import bounded_repr
 from ...envs.rearrange.episode import AGENTS, EpisodeError, RearrangeEpisode
 from ...envs.rearrange.rollout import run_scripts
 from ...logic.propositions import SpecError
-from ...core.safe_repr import bounded_repr
 from ..items import item_identifier
 from ..similarity import compare, error_message
 

@@ -17,7 +17,7 @@ from ...envs.virtualhome.tasks import final_graph, load_task
 from ...envs.virtualhome.world import VirtualHomeWorld, check_protocol
 from ...metrics.eai_summary import empty_counts, summarize
 from ..eai_output import extract_steps
-from ..items import item_identifier
+from ..items import item_identifier, safe_identifier
 from ..jobs import Jobs
 from ..similarity import item_similarity
 
@@ -104,7 +104,7 @@ def score_item(item: Any, protocol: str = "fixed", world: VirtualHomeWorld | Non
     try:
         if not isinstance(item, dict) or "identifier" not in item or "llm_output" not in item:
             raise _Invalid("an item must be an object with 'identifier' and 'llm_output'")
-        if not isinstance(item["identifier"], str):
+        if item["identifier"] is not None and safe_identifier(item["identifier"]) is None:  # a list, a dict...
             raise _Invalid(f"the identifier must be a string, got {type(item['identifier']).__name__}")
         task = load_task(ident)
         if not isinstance(item["llm_output"], str):

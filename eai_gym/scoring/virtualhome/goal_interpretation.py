@@ -30,10 +30,11 @@ from importlib import resources
 from typing import Any, Iterable
 
 from ...core.errors import UnknownTaskError
+from ...core.safe_repr import bounded_repr
 from ...envs.virtualhome.tasks import task_ids, task_record
 from ...metrics.eai_goal_interpretation import VIRTUALHOME_KINDS, virtualhome_summary
 from ..eai_goal_output import read_virtualhome_reply, unique_values
-from ..items import item_identifier, quote
+from ..items import item_identifier
 from ..jobs import Jobs
 
 PROTOCOLS = ("eai-1.0.5", "fixed")
@@ -118,10 +119,8 @@ def score_item(item: Any, protocol: str = "eai-1.0.5") -> dict[str, Any]:
     try:
         if not isinstance(item, dict) or "identifier" not in item or "llm_output" not in item:
             raise _Invalid("an item must be an object with 'identifier' and 'llm_output'")
-        if not isinstance(item["identifier"], str):
-            raise _Invalid(f"the identifier must be a string, got {type(item['identifier']).__name__}")
-        if ident not in task_ids():
-            raise _Invalid(f"unknown VirtualHome task id {quote(ident)}")
+        if not isinstance(ident, str) or ident not in task_ids():
+            raise _Invalid(f"unknown VirtualHome task id {bounded_repr(item['identifier'])}")
         if not isinstance(item["llm_output"], str):
             raise _Invalid(f"llm_output must be a string, got {type(item['llm_output']).__name__}")
         gold = gold_goals(ident)

@@ -22,6 +22,7 @@ import re
 from typing import Any, Iterable, Mapping
 
 from ...core.errors import UnknownTaskError
+from ...core.safe_repr import bounded_repr
 from ...envs.virtualhome.subgoals import SubgoalCrash, choose, goal_subgoal_plan, search, split, vocabulary
 from ...envs.virtualhome.tasks import load_task, object_labels, object_names, task_record
 from ...envs.virtualhome.world import VirtualHomeWorld, check_protocol
@@ -38,7 +39,7 @@ MAX_PATHS = 256
 def task_id_of(identifier: Any) -> str:
     """``scene_1_27_2`` or ``27_2`` → ``27_2``."""
     if not isinstance(identifier, str):
-        raise UnknownTaskError(f"identifier must be a string, got {type(identifier).__name__}")
+        raise UnknownTaskError(f"identifier must be a string, got {bounded_repr(identifier)}")
     tid = identifier[8:] if identifier.startswith("scene_") else identifier
     task_record(tid)
     return tid
