@@ -2,8 +2,8 @@
 
 :func:`run_items` calls ``fn(context, item)`` for every item and returns the results in input order,
 whatever the backend: one result per item, an item whose function raises getting an error record instead
-(:class:`Work`, the one per-item boundary). ``fn`` (and ``init``) must be module-level functions (picklable); ``context`` is
-``init(*init_args)``, built once per worker process (once in-process when serial), e.g. a world.
+(:class:`Work`, the one per-item boundary). ``fn`` (and ``init``) must be module-level functions (picklable);
+``context`` is ``init(*init_args)``, built once per worker process (once in-process when serial), e.g. a world.
 
 * ``workers=1`` with the ``processes`` backend runs in this process, as a plain loop.
 * ``workers=N`` starts N processes (:mod:`concurrent.futures`); items are sent in chunks, a bounded

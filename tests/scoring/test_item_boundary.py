@@ -118,7 +118,8 @@ def test_resume_over_records_of_another_kind_is_a_clear_error(tmp_path, capsys, 
 def test_resume_over_a_record_missing_a_field_its_summary_reads(tmp_path, capsys):
     """A run's records, those of the items it could not score too, resume; a record without a field the mode's
     summary reads is an error naming its line."""
-    items = [7, {"identifier": "no such task", "llm_output": "[]"}, *valid_items("virtualhome", "action_sequencing")[:2]]
+    valid = valid_items("virtualhome", "action_sequencing")[:2]
+    items = [7, {"identifier": "no such task", "llm_output": "[]"}, *valid]
     plans = tmp_path / "plans.json"
     plans.write_text(json.dumps(items))
     jsonl, out = tmp_path / "r.jsonl", tmp_path / "out.json"
