@@ -8,7 +8,8 @@ hash, print): a string, a boolean, a float or an integer of at most :data:`MAX_I
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..core.safe_repr import short_repr
 
@@ -32,7 +33,7 @@ def safe_identifier(value: Any) -> str | int | float | bool | None:
 
 def item_identifier(item: Any, fields: tuple[str, ...] = ("identifier",)) -> str | int | float | bool | None:
     """The safe identifier of an item: the first of ``fields`` it has (None for an item that is not an object)."""
-    if not isinstance(item, Mapping):
+    if type(item) is not dict and not isinstance(item, Mapping):
         return None
     for name in fields:
         if name in item:

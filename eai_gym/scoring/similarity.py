@@ -109,9 +109,9 @@ def reference_plans(world: str, reference: Sequence[Any]) -> dict[str, Any]:
     for it in reference:
         try:
             key, plan = plan_actions(world, it)
-        except (PlanItemError, KeyError, ValueError):
+            refs.setdefault(key, plan)
+        except Exception:  # noqa: BLE001 - an item that is no plan of the world: there is none to compare with
             continue
-        refs.setdefault(key, plan)
     return refs
 
 

@@ -107,3 +107,16 @@ def test_any_json_item_gives_one_record_and_no_exception(world, mode, protocol, 
         assert isinstance(record.get("status"), str)
         assert BOUNDARY not in str(record.get("message") or record.get("error")), record
     json.dumps(jobs.summarize(records))
+
+
+@pytest.mark.parametrize("world", sorted({w for w, m, _ in MODES if m == "similarity"}))
+def test_a_hostile_reference_file_for_similarity_costs_only_its_bad_plans(tmp_path, world):
+    items = batch(world, "similarity")[::7]
+    reference = tmp_path / "reference.json"
+    reference.write_text(dumps(items[1:] + items[:1]), encoding="utf-8")  # the valid plan last
+    plans, out = tmp_path / "plans.json", tmp_path / "out.json"
+    plans.write_text(dumps(items[:1]), encoding="utf-8")
+    assert main(["score", world, str(plans), "--mode", "similarity", "--reference", str(reference),
+                 "--out", str(out)]) == 0
+    record, = json.loads(out.read_text())["tasks"]
+    assert record["status"] == "evaluated" and record["edit_distance"] == 0, record

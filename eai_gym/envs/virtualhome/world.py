@@ -7,8 +7,8 @@ import json
 from typing import Any, Iterable, Sequence
 
 from ...core import Action, ActionError, ErrorType, GoalStatus, Outcome, Trajectory, WorldState
-from .actions import (ARITY, REFERENCE_WHITELIST, object_id, pairs_from_values, parse_json_item, parse_script_line,
-                      to_script)
+from .actions import (ARITY, MAX_ID_DIGITS, REFERENCE_WHITELIST, pairs_from_values, parse_json_item,
+                      parse_script_line, to_script)
 from .dynamics import FIXED_RULES, REFERENCE_RULES, Failure, Unsupported
 from .executors_use import EXECUTORS, LEGALITY
 from .goals import evaluate_goals
@@ -226,7 +226,8 @@ def _as_id(value: Any) -> int | None:
     if isinstance(value, int):
         return value
     if isinstance(value, str):
-        return object_id(value.strip())
+        digits = value.strip()  # (object_id's test, inline: this runs for every argument of every action)
+        return int(digits) if digits.isdecimal() and len(digits) <= MAX_ID_DIGITS else None
     return None
 
 
