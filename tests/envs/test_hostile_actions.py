@@ -60,8 +60,9 @@ def step_records(index: int, text: str) -> list[dict]:
         return [infos[agent]["step"] for agent in infos]
     records = []
     for _ in range(len(env.agents)):
+        agent = env.agent_selection
         env.step(text)
-        records.append(env.infos[env.agent_selection]["step"] if env.agents else {})
+        records.append(env.infos.get(agent, {}).get("step", {}))
     return records
 
 
