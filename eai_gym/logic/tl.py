@@ -171,13 +171,47 @@ def _stable(message: str) -> str:
     return _EXPECTED.sub(lambda m: m.group(1) + "".join(sorted(m.group(2).splitlines(keepends=True))), message)
 
 
+#: what lark's Earley parser is given: texts of at most this many characters (its time grows faster than the
+#: text), nested at most this many parentheses deep and with at most this many ``not`` and quantifier words (it
+#: and the functions that walk a formula recurse once per level)
+MAX_GENERAL_CHARS = 20_000
+MAX_GENERAL_DEPTH = 50
+MAX_GENERAL_UNITS = 100
+_NESTING = re.compile(r"[()]|\b(?:not|forall|exists|forn)\b")
+
+
+def _too_large(text: str) -> str | None:
+    """Why lark's parser is not given ``text`` (see :data:`MAX_GENERAL_CHARS`), or None."""
+    if len(text) > MAX_GENERAL_CHARS:
+        return (f"the formula is not a plain one and too long to read: {len(text):,} characters (at most "
+                f"{MAX_GENERAL_CHARS:,})")
+    depth = deepest = units = 0
+    for m in _NESTING.finditer(text):
+        c = text[m.start()]
+        if c == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c == ")":
+            depth -= 1
+        else:
+            units += 1
+    if deepest > MAX_GENERAL_DEPTH:
+        return f"the formula nests more than {MAX_GENERAL_DEPTH} parentheses deep"
+    if units > MAX_GENERAL_UNITS:
+        return f"the formula has more than {MAX_GENERAL_UNITS} 'not' and quantifiers"
+    return None
+
+
 def parse(text: str, predicates: Sequence[str], actions: Sequence[str]) -> Formula:
     """Parse ``text``; a name outside ``predicates`` and ``actions`` is an unknown primitive. Plain formulas
     are read directly (:mod:`.tl_reader`, the same result), and so are the two common syntax errors after a
-    plain formula (an extra ``)``, an unclosed group: lark's message); the others by lark's Earley parser."""
+    plain formula (an extra ``)``, an unclosed group: lark's message); the others by lark's Earley parser,
+    within bounds (:data:`MAX_GENERAL_CHARS`: a text beyond them is a :class:`TLError`)."""
     tree = read_plain(text) if isinstance(text, str) else None
     if tree is None:
         message = plain_error(text) if isinstance(text, str) else None
+        if message is None and isinstance(text, str):
+            message = _too_large(text)
         if message is not None:
             raise TLError(message)
         return parse_with_lark(text, predicates, actions)
@@ -400,9 +434,30 @@ def iter_subgoal_paths(f: Formula) -> Iterator[list[Formula]]:
 
 
 def _sequence_paths(parts: Sequence[Formula]) -> Iterator[list[Formula]]:
-    if not parts:
-        yield []
+    """Each path of the first part followed by each path of the rest (the last part's paths varying fastest),
+    lazily: each part's paths are found as they are first needed and kept for the next combinations (an
+    odometer over the parts, so a plan of thousands of parts takes no recursion per part)."""
+    found: list[list[list[Formula]]] = [[] for _ in parts]
+    paths = [iter_subgoal_paths(p) for p in parts]
+
+    def path(k: int, i: int) -> list[Formula] | None:
+        while len(found[k]) <= i:
+            nxt = next(paths[k], None)
+            if nxt is None:
+                return None
+            found[k].append(nxt)
+        return found[k][i]
+    at = [0] * len(parts)
+    if any(path(k, 0) is None for k in range(len(parts))):
         return
-    for head in iter_subgoal_paths(parts[0]):
-        for tail in _sequence_paths(parts[1:]):
-            yield head + tail
+    while True:
+        yield [g for k, i in enumerate(at) for g in found[k][i]]
+        k = len(parts) - 1
+        while k >= 0:
+            at[k] += 1
+            if path(k, at[k]) is not None:
+                break
+            at[k] = 0
+            k -= 1
+        if k < 0:
+            return

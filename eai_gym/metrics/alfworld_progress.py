@@ -32,16 +32,39 @@ def levenshtein_ratio(a: str, b: str) -> float:
 
 
 def repetition_rate(actions: Sequence[str], num_execution_steps: int, theta: float = 1.0) -> float | None:
-    """AgentQuest's repetition rate: actions whose similarity to some earlier action reaches ``theta``
-    are repetitions; ``repetitions / (num_execution_steps - 1)`` (None when that is 0)."""
+    """AgentQuest's repetition rate: actions whose similarity to some earlier unique action reaches ``theta``
+    are repetitions; ``repetitions / (num_execution_steps - 1)`` (None when that is 0).
+
+    AgentQuest compares each action with every unique one before it. The result is the same here, found in
+    time linear in the actions for ``theta`` of 1 (only an equal action is similar enough: a set lookup), or
+    at most 0 or above 1 (every pair is, or none); in between, only the pairs whose lengths allow a ratio of
+    ``theta`` are compared."""
     unique: list[str] = []
+    seen: set[str] = set()
     repeated = 0
     for a in actions:
-        if all(levenshtein_ratio(a, u) < theta for u in unique):
-            unique.append(a)
-        else:
+        if _repeats(a, unique, seen, theta):
             repeated += 1
+        else:
+            unique.append(a)
+            seen.add(a)
     return repeated / (num_execution_steps - 1) if num_execution_steps > 1 else None
+
+
+def _repeats(a: str, unique: list[str], seen: set[str], theta: float) -> bool:
+    """``not all(levenshtein_ratio(a, u) < theta for u in unique)``."""
+    if not unique:
+        return False
+    if not 0 < theta:  # a ratio is never below 0 (nor below NaN)
+        return True
+    if theta > 1:  # nor above 1
+        return False
+    if a in seen:  # the ratio of equal texts is 1
+        return True
+    if theta == 1:  # and of different texts below 1
+        return False
+    n = len(a)
+    return any(2 * min(n, len(u)) / (n + len(u)) >= theta and levenshtein_ratio(a, u) >= theta for u in unique)
 
 
 def grounding_accuracy(steps: Sequence[dict[str, Any]]) -> float | None:

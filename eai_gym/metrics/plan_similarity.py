@@ -159,8 +159,27 @@ def lcs_length(a: Sequence[Any], b: Sequence[Any]) -> int:
 
 
 def _lcs(a: Sequence[Any], b: Sequence[Any]) -> int:
+    """The LCS length by the bit-parallel method (Allison and Dix; Hyyro): one row of the table is the bits of
+    one integer (bit ``j`` set where the row does not step up at element ``j`` of the shorter sequence), and
+    each element of the longer sequence updates all of them with a few integer operations. The table's
+    result, in time linear in the longer sequence's length times the shorter's in machine words."""
     if len(a) < len(b):
         a, b = b, a
+    masks: dict[Any, int] = {}
+    try:
+        for j, y in enumerate(b):
+            masks[y] = masks.get(y, 0) | (1 << j)
+        full = (1 << len(b)) - 1
+        row = full
+        for x in a:
+            match = row & masks.get(x, 0)
+            row = ((row + match) | (row - match)) & full
+    except TypeError:  # elements that cannot be dictionary keys: the table itself
+        return _lcs_table(a, b)
+    return len(b) - bin(row).count("1")
+
+
+def _lcs_table(a: Sequence[Any], b: Sequence[Any]) -> int:
     prev = [0] * (len(b) + 1)
     for x in a:
         cur = [0]

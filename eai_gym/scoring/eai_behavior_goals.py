@@ -10,7 +10,8 @@ conditions (``fixed``: list values only), each conjunct matched by its option wi
 predicted, the node/edge split and grammatical checks of its helpers, and its summary dict
 (``overall``, ``state_goal``, ``relation_goal``, ``grammatical_errors``) over every task of the set.
 
-As in the reference, the last item of a task wins, an unreadable reply predicts nothing, and items of other
+As in the reference, the last item of a task wins (under ``fixed`` the jobs score only the first, see
+:meth:`eai_gym.scoring.jobs.Jobs.once_per_identifier`), an unreadable reply predicts nothing, and items of other
 identifiers are ignored. Where the reference aborts its whole run — a task without an item (KeyError), a reply
 that is not a string, a condition its helpers cannot index (``[]``, ``["not"]``, a number), a value that is not
 iterable — the task is scored as predicting nothing and marked (``missing`` / ``invalid_input``).
@@ -26,6 +27,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..metrics.eai_goal_interpretation import confusion_metrics, rate
 from .eai_goal_output import frozen, read_behavior_reply
+from .items import item_identifier
 
 PROTOCOLS = ("eai-1.0.5", "fixed")
 SECTIONS = (("overall", "overall_confusion_metrics", ""), ("state_goal", "state_goal_confusion_metrics", "node_"),
@@ -192,9 +194,8 @@ def score_item(goals: GoalSet, item: Any, protocol: str = "eai-1.0.5") -> dict[s
     ``ignored`` — not a task of the set —, or ``invalid_input``), ``counts``, ``detail``, ``message``,
     ``parse_error`` and ``skipped_keys``. Never raises for bad input."""
     check_protocol(protocol)
-    ident = item.get("identifier") if isinstance(item, dict) else None
-    rec: dict[str, Any] = {"identifier": ident, "status": None, "message": "", "parse_error": None,
-                           "skipped_keys": [], "counts": None, "detail": None}
+    ident = item_identifier(item)
+    rec = not_scored(ident, None, "")
     task = ident if goals.known(ident) else None
     try:
         if not isinstance(item, dict) or "identifier" not in item or "llm_output" not in item:
@@ -202,12 +203,15 @@ def score_item(goals: GoalSet, item: Any, protocol: str = "eai-1.0.5") -> dict[s
         if not isinstance(item["llm_output"], str):
             raise ReferenceAbort(f"llm_output must be a string, got {type(item['llm_output']).__name__}")
         try:
-            hash(ident)
+            hash(item["identifier"])
         except TypeError:
-            raise ReferenceAbort(f"the identifier must be a string, got {json.dumps(ident)}") from None
+            raise ReferenceAbort("the identifier must be a string, got "
+                                 f"{type(item['identifier']).__name__}") from None
         reply, why = read_behavior_reply(item["llm_output"])
         if task is None:
-            rec.update(status="ignored", message=f"{ident!r} is not {goals.what}; eai-eval 1.0.5 ignores it")
+            shown = repr(ident) if ident is not None or item["identifier"] is None else \
+                f"a {type(item['identifier']).__name__}"
+            rec.update(status="ignored", message=f"{shown} is not {goals.what}; eai-eval 1.0.5 ignores it")
             return rec
         predicted, rec["skipped_keys"] = predicted_conditions(reply, protocol)
         rec["counts"], rec["detail"] = analyse(goals, task, predicted)
@@ -220,17 +224,30 @@ def score_item(goals: GoalSet, item: Any, protocol: str = "eai-1.0.5") -> dict[s
     return rec
 
 
-def final_records(goals: GoalSet, records: list[dict]) -> tuple[list[dict], dict[str, int]]:
-    """The record that counts for each task, in task order (the last item of the task; a task without
-    one predicts nothing), and how many items had each outcome."""
+def not_scored(identifier: Any, status: str | None, message: str) -> dict[str, Any]:
+    """The record of an item that predicts nothing for any task (``invalid_input`` before it names one,
+    ``duplicate_identifier``)."""
+    return {"identifier": identifier, "status": status, "message": message, "parse_error": None,
+            "skipped_keys": [], "counts": None, "detail": None}
+
+
+def _last_records(records: Iterable[dict]) -> tuple[dict[str, dict], dict[str, int]]:
+    """The last record of each task, and how many items had each outcome."""
     last: dict[str, dict] = {}
     tally = {"evaluated": 0, "format_error": 0, "invalid_input": 0, "ignored": 0, "superseded": 0, "missing": 0}
     for r in records:
-        tally[r["status"]] += 1
+        tally[r["status"]] = tally.get(r["status"], 0) + 1
         if r["counts"] is not None:
             if r["identifier"] in last:
                 tally["superseded"] += 1
             last[r["identifier"]] = r
+    return last, tally
+
+
+def final_records(goals: GoalSet, records: list[dict]) -> tuple[list[dict], dict[str, int]]:
+    """The record that counts for each task, in task order (the last item of the task; a task without
+    one predicts nothing), and how many items had each outcome."""
+    last, tally = _last_records(records)
     out = []
     for task in goals.ids():
         if task not in last:
@@ -243,13 +260,29 @@ def final_records(goals: GoalSet, records: list[dict]) -> tuple[list[dict], dict
     return out, tally
 
 
+@lru_cache(maxsize=None)
+def _nothing_predicted(goals: GoalSet, task: str) -> tuple[tuple[str, int], ...]:
+    """The counts of a task for which nothing is predicted (what a task without an item counts, run after run)."""
+    return tuple(analyse(goals, task, [])[0].items())
+
+
+def _final_counts(goals: GoalSet, records: Iterable[dict]) -> tuple[list[dict], dict[str, int]]:
+    """The counts of :func:`final_records` (without its per-task detail), and the tally."""
+    last, tally = _last_records(records)
+    tally["missing"] = sum(1 for task in goals.ids() if task not in last)
+    return [last[t]["counts"] if t in last else dict(_nothing_predicted(goals, t)) for t in goals.ids()], tally
+
+
 def summarize(goals: GoalSet, records: Iterable[dict], protocol: str = "eai-1.0.5") -> dict[str, Any]:
     """The summary eai-eval 1.0.5 writes to ``summary/<model>_performance_scores.json``, over every task."""
     check_protocol(protocol)
-    final, _ = final_records(goals, list(records))
+    return _summary(_final_counts(goals, records)[0])
+
+
+def _summary(final: list[dict]) -> dict[str, Any]:
     total: dict[str, int] = {}
-    for r in final:
-        for k, v in r["counts"].items():
+    for counts in final:
+        for k, v in counts.items():
             total[k] = total.get(k, 0) + v
     out: dict[str, Any] = {}
     for section, metric_key, prefix in SECTIONS:
@@ -263,7 +296,9 @@ def summarize(goals: GoalSet, records: Iterable[dict], protocol: str = "eai-1.0.
 
 def summary_and_counters(goals: GoalSet, records: list, protocol: str) -> dict[str, Any]:
     """What a ``Jobs.summarize`` returns: the summary and the item counters."""
-    return {"summary": summarize(goals, records, protocol), "counters": final_records(goals, records)[1]}
+    check_protocol(protocol)
+    final, tally = _final_counts(goals, records)
+    return {"summary": _summary(final), "counters": tally}
 
 
 def gold_reply(goals: GoalSet, task: str) -> str:

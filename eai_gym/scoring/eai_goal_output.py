@@ -14,9 +14,10 @@ fixes are in how the goals are matched, see ``docs/goal_interpretation.md``).
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, Iterable
+
+from ..logic import json_text
 
 _FIRST_FLAT_OBJECT = re.compile(r"{[^{}]*}", re.DOTALL)
 
@@ -32,7 +33,7 @@ def clean_virtualhome_reply(text: str) -> str:
 def read_virtualhome_reply(text: str) -> tuple[Any, str | None]:
     """``(parsed JSON value, None)`` or ``(None, why it is not JSON)``."""
     try:
-        return json.loads(clean_virtualhome_reply(text)), None
+        return json_text.loads(clean_virtualhome_reply(text)), None
     except (ValueError, RecursionError) as e:
         return None, f"the reply is not JSON after cleaning ({e})"
 
@@ -45,7 +46,7 @@ def read_behavior_reply(text: str) -> tuple[dict, str | None]:
         why = "the reply holds no {...} object without nested braces"
     else:
         try:
-            return json.loads(m.group(0)), None
+            return json_text.loads(m.group(0)), None
         except (ValueError, RecursionError) as e:
             why = f"the first {{...}} of the reply is not JSON ({e})"
     return {"node goals": [], "edge goals": []}, why

@@ -6,9 +6,10 @@ reference does."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, Iterator
+
+from ..logic import json_text
 
 _JSON_OBJECT = re.compile(r"{[^{}]*}", re.DOTALL)
 
@@ -26,8 +27,8 @@ def output_entries(llm_output: Any, text: str) -> Iterator[str]:
     obj = None
     if m:
         try:
-            obj = json.loads(m.group(0))
-        except ValueError:
+            obj = json_text.loads(m.group(0))
+        except (ValueError, RecursionError):  # not JSON, a number of more than 4,300 digits, lists nested deep
             obj = None
     if not isinstance(obj, dict) or not isinstance(obj.get("output"), list):
         raise NotParseable(f"Failed to extract json object from the plan string: {llm_output}")

@@ -10,26 +10,35 @@ import tempfile
 import time
 from typing import Any, Callable, Iterable, Iterator, TextIO
 
+from .input_json import UnreadableItem, load_json_text
 from .results import EncodedRecords, RecordTexts
+
+__all__ = ["InputFileError", "UnreadableItem", "load_json_text", "read_items", "read_item_files", "read_json_file"]
 
 
 class InputFileError(Exception):
     """A plans file that cannot be read at all (missing, not JSON, wrong top-level shape)."""
 
 
-def read_items(path: str) -> list[Any]:
-    """Read EAI LLM outputs: a JSON list of ``{"identifier", "llm_output"}`` objects, or a JSON object
-    mapping identifier → llm_output. Items are returned as they are (each is validated when scored,
-    so one malformed item never hides the others)."""
+def read_json_file(path: str) -> Any:
+    """The JSON value of a file (:func:`load_json_text`); raises :class:`InputFileError` naming the file."""
     try:
         with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+            text = f.read()
+        return load_json_text(text)
     except FileNotFoundError:
         raise InputFileError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as e:
         raise InputFileError(f"{path}: cannot read ({e})") from None
-    except json.JSONDecodeError as e:
+    except ValueError as e:
         raise InputFileError(f"{path}: not valid JSON ({e})") from None
+
+
+def read_items(path: str) -> list[Any]:
+    """Read EAI LLM outputs: a JSON list of ``{"identifier", "llm_output"}`` objects, or a JSON object
+    mapping identifier → llm_output. Items are returned as they are (each is validated when scored,
+    so one malformed item never hides the others; see :func:`load_json_text`)."""
+    data = read_json_file(path)
     if isinstance(data, dict):
         return [{"identifier": k, "llm_output": v} for k, v in data.items()]
     if isinstance(data, list):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 
 class JournalError(Exception):
@@ -29,12 +29,14 @@ class Journal:
         self.last = time.monotonic()
 
     @classmethod
-    def open(cls, path: str, run: dict, n: int, resume: bool) -> tuple["Journal", dict[int, Any]]:
+    def open(cls, path: str, run: dict, n: int, resume: bool,
+             check: Callable[[Any], str | None] | None = None) -> tuple["Journal", dict[int, Any]]:
         """Start ``path`` afresh, or with ``resume`` keep the records of an earlier run of ``run`` (returned by
-        index) and append to it."""
+        index) and append to it; ``check(record)`` says what is wrong with a kept record (None: nothing), which
+        is then an error naming its line."""
         run = json.loads(json.dumps(run, default=repr))
         done: dict[int, Any] = {}
-        keep = read_journal(path, run, n, done) if resume and os.path.exists(path) else None
+        keep = read_journal(path, run, n, done, check) if resume and os.path.exists(path) else None
         if keep is None:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
             journal = cls(fd)
@@ -73,9 +75,11 @@ class Journal:
             self.fd = -1
 
 
-def read_journal(path: str, run: dict, n: int, done: dict[int, Any]) -> int | None:
+def read_journal(path: str, run: dict, n: int, done: dict[int, Any],
+                 check: Callable[[Any], str | None] | None = None) -> int | None:
     """Fill ``done`` from an earlier run's file; the byte length of its whole valid lines (None: start
-    afresh, the file holds nothing)."""
+    afresh, the file holds nothing). Raises :class:`JournalError` naming the line that is not one of this run's
+    results."""
     with open(path, "rb") as f:
         data = f.read()
     lines = data.split(b"\n")
@@ -87,10 +91,10 @@ def read_journal(path: str, run: dict, n: int, done: dict[int, Any]) -> int | No
         try:
             obj = json.loads(raw)
             if k == 0:
-                ok = isinstance(obj, dict) and set(obj) == {"run"}
+                ok = isinstance(obj, dict) and set(obj) == {"run"} and isinstance(obj["run"], dict)
             else:
                 ok = isinstance(obj, dict) and set(obj) == {"index", "record"} and type(obj["index"]) is int
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON (a number too long, lists nested too deep)
             ok = False
         if not ok or k == len(lines) - 1:  # the last line has no newline: a write cut short
             if last:
@@ -104,6 +108,10 @@ def read_journal(path: str, run: dict, n: int, done: dict[int, Any]) -> int | No
         elif not 0 <= obj["index"] < n:
             raise JournalError(f"{path}, line {k + 1}: index {obj['index']} out of range for {n} items")
         else:
+            problem = check(obj["record"]) if check is not None else None
+            if problem:
+                raise JournalError(f"{path}, line {k + 1}: {problem}, so it is not a record of this run; remove "
+                                   "the file or drop --resume")
             done[obj["index"]] = obj["record"]
         keep += len(raw) + 1
     return keep or None

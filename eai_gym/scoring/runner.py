@@ -1,8 +1,9 @@
 """Run a per-item function over a list of items: serially, on a pool of processes, or on Ray.
 
 :func:`run_items` calls ``fn(context, item)`` for every item and returns the results in input order,
-whatever the backend. ``fn`` (and ``init``) must be module-level functions (picklable); ``context`` is
-``init(*init_args)``, built once per worker process (once in-process when serial), e.g. a world.
+whatever the backend: one result per item, an item whose function raises getting an error record instead
+(:class:`Work`, the one per-item boundary). ``fn`` (and ``init``) must be module-level functions (picklable);
+``context`` is ``init(*init_args)``, built once per worker process (once in-process when serial), e.g. a world.
 
 * ``workers=1`` with the ``processes`` backend runs in this process, as a plain loop.
 * ``workers=N`` starts N processes (:mod:`concurrent.futures`); items are sent in chunks, a bounded
@@ -37,6 +38,7 @@ import sys
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .io import progress
+from .items import describe_error, describe_item, item_identifier, plain_record
 from .journal import Journal, JournalError
 from .results import RecordTexts
 
@@ -127,7 +129,8 @@ def run_items(fn: Callable[[Any, Any], Any], items: Sequence[Any], *, init: Call
     journal = None
     if jsonl:
         try:
-            journal, done = Journal.open(jsonl, {"format": JSONL_FORMAT, **(run_info or {})}, n, resume)
+            journal, done = Journal.open(jsonl, {"format": JSONL_FORMAT, **(run_info or {})}, n, resume,
+                                         getattr(fn, "check_record", None))
         except JournalError as e:
             raise RunnerError(str(e)) from None
         for i, rec in sorted(done.items()):
@@ -168,20 +171,46 @@ def run_items(fn: Callable[[Any, Any], Any], items: Sequence[Any], *, init: Call
 
 class Work:
     """What is done with each item: ``fn(context, item)``, its JSON text (``encode``: the texts of a chunk come
-    back as one block, joined by newlines) and what is kept of it (``keep``; None: all of it)."""
+    back as one block, joined by newlines) and what is kept of it (``keep``; None: all of it).
+
+    The one per-item boundary of every run (serial, processes, Ray): an exception from an item's function, or
+    from encoding what it returned, becomes that item's record, ``fn.invalid_record(index, item, error)``
+    (:class:`eai_gym.scoring.jobs.ItemWork`: the mode's record of an item it does not score) or, for a plain
+    function, :func:`invalid_record`. One item never ends the run."""
 
     def __init__(self, fn: Callable[[Any, Any], Any], encode: bool, keep: Callable[[Any], Any] | None) -> None:
         self.fn, self.encode, self.keep = fn, encode, keep
+        self.invalid: Callable[[int, Any, BaseException], Any] = getattr(fn, "invalid_record", invalid_record)
 
-    def __call__(self, context: Any, chunk: Iterable[Any]) -> tuple[list, str | None]:
-        fn, keep = self.fn, self.keep
+    def __call__(self, context: Any, chunk: Iterable[tuple[int, Any]]) -> tuple[list, str | None]:
+        fn, keep, encode = self.fn, self.keep, self.encode
         kept, texts = [], []
-        for item in chunk:
-            result = fn(context, item)
-            if self.encode:
-                texts.append(json.dumps(result))
+        for index, item in chunk:
+            try:
+                result = fn(context, item)
+                text = json.dumps(result) if encode else ""
+            except Exception as error:  # noqa: BLE001 - the item's own failure: its record says what it was
+                result = self._invalid(index, item, error)
+                text = json.dumps(result) if encode else ""
+            if encode:
+                texts.append(text)
             kept.append(result if keep is None else keep(result))
-        return kept, "\n".join(texts) if self.encode else None
+        return kept, "\n".join(texts) if encode else None
+
+    def _invalid(self, index: int, item: Any, error: BaseException) -> Any:
+        try:
+            record = self.invalid(index, item, error)
+            json.dumps(record)
+            return record
+        except Exception:  # noqa: BLE001 - the mode's record builder failed too: the plain record
+            return invalid_record(index, item, error)
+
+
+def invalid_record(index: int, item: Any, error: BaseException) -> dict:
+    """The record of an item whose function raised, for a function that names no record of its own."""
+    ident = item_identifier(item)
+    return plain_record(ident, "invalid_input", f"{describe_item(index, ident)} cannot be scored: "
+                                                f"{describe_error(error)}")
 
 
 def _chunk_size(n: int, workers: int, chunk_size: int | None) -> int:
@@ -191,13 +220,13 @@ def _chunk_size(n: int, workers: int, chunk_size: int | None) -> int:
 def _chunks(todo: list, workers: int, chunk_size: int | None) -> Iterator[tuple[int, list]]:
     size = _chunk_size(len(todo), workers, chunk_size)
     for k in range(0, len(todo), size):
-        yield k, [item for _, item in todo[k:k + size]]
+        yield k, todo[k:k + size]
 
 
 def _serial(work: Work, todo: list, init, init_args) -> Iterator[tuple[int, list, str | None]]:
     context = init(*init_args) if init is not None else None
-    for k, (_, item) in enumerate(todo):  # item by item: a failing item leaves the others finished
-        yield (k, *work(context, (item,)))
+    for k, pair in enumerate(todo):  # item by item: each is written to the JSONL file as it finishes
+        yield (k, *work(context, (pair,)))
 
 
 # --- processes ------------------------------------------------------------------------------------
@@ -228,7 +257,7 @@ def _run_chunk(start: int, chunk: list) -> tuple:
 
 
 def _run_slice(start: int, stop: int) -> tuple:
-    return (start, *_WORK(_CONTEXT, (item for _, item in _TODO[start:stop])))
+    return (start, *_WORK(_CONTEXT, _TODO[start:stop]))
 
 
 def _processes(work: Work, todo, init, init_args, workers, chunk_size) -> Iterator[tuple[int, list, str | None]]:

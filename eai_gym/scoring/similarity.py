@@ -18,12 +18,15 @@ non-empty reference). A malformed item, or one whose task has no reference, is `
 
 from __future__ import annotations
 
+import functools
+import json
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .. import registry
 from ..metrics.plan_similarity import similarity_record
 from .io import InputFileError, read_items
+from .items import item_identifier
 from .jobs import Jobs
 
 FIELDS = ("lcs", "jaccard", "edit_distance", "edit_similarity")
@@ -106,16 +109,16 @@ def reference_plans(world: str, reference: Sequence[Any]) -> dict[str, Any]:
     for it in reference:
         try:
             key, plan = plan_actions(world, it)
-        except (PlanItemError, KeyError, ValueError):
+            refs.setdefault(key, plan)
+        except Exception:  # noqa: BLE001 - an item that is no plan of the world: there is none to compare with
             continue
-        refs.setdefault(key, plan)
     return refs
 
 
 def score_item(world: str, item: Any, refs: Mapping[str, Any] | None = None,
                options: Options | None = None) -> dict[str, Any]:
     """One item's record against its gold plan (``refs`` None) or the reference plan of its task."""
-    ident = item.get("identifier", item.get("episode_id")) if isinstance(item, Mapping) else None
+    ident = item_identifier(item, ("identifier", "episode_id"))
     rec: dict[str, Any] = {"identifier": ident, "status": "evaluated", "message": ""}
     try:
         key, plan = plan_actions(world, item)
@@ -142,7 +145,7 @@ def score_items(world: str, items: Iterable[Any], reference: Sequence[Any] | Non
 
 def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     done = [r for r in records if r["status"] == "evaluated"]
-    out: dict[str, Any] = {"plans": len(done), "invalid_input": len(records) - len(done)}
+    out: dict[str, Any] = {"plans": len(done), "invalid_input": sum(r["status"] == "invalid_input" for r in records)}
     for k in FIELDS:
         out[f"mean_{k}"] = round(sum(r[k] for r in done) / len(done), 4) if done else None
     out["exact_match_rate"] = round(sum(r["edit_distance"] == 0 for r in done) / len(done), 4) if done else None
@@ -172,7 +175,24 @@ def jobs(items: list, protocol: str, options: Options, mode: registry.ModeSpec) 
     reference = options.get("reference", "gold")
     refs = None if reference == "gold" else reference_plans(world, read_items(reference))
     return Jobs(_score_unit, list(items), lambda rs: {"summary": summarize(rs)}, _context,
-                (world, refs, _gold_options(world, options)), summary_fields=FIELDS)
+                (world, refs, _gold_options(world, options)), summary_fields=FIELDS,
+                identify=functools.partial(item_identifier, fields=("identifier", "episode_id"))
+                ).once_per_identifier(task_key, mode="similarity", protocol=protocol)
+
+
+#: the fields that name an item's task in the worlds' plan formats, the first one present counts
+TASK_FIELDS = ("identifier", "episode_id", "game")
+
+
+def task_key(item: Any) -> str | None:
+    """What names an item's task, as text (its first :data:`TASK_FIELDS` value: a string as it is, another
+    value as canonical JSON), for :meth:`Jobs.once_per_identifier`; None when it has none."""
+    if not isinstance(item, Mapping):
+        return None
+    value = next((item[f] for f in TASK_FIELDS if f in item), None)
+    if value is None or isinstance(value, str):
+        return value
+    return json.dumps(value, sort_keys=True)
 
 
 __all__ = ["InputFileError", "PlanItemError", "compare", "gold_items", "gold_plan", "item_similarity", "jobs",

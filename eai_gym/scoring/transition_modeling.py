@@ -21,7 +21,8 @@ from typing import Any, Mapping
 
 from ..logic.pddl_logic_score import logic_score
 from ..logic.pddl_operators import OperatorFormatError, complete_domain, extract_operators
-from .jobs import Jobs
+from .items import item_identifier
+from .jobs import DUPLICATE, Jobs
 from .planner import PLANNER_HINT, Planner, choose_planner, make_planner
 
 PROTOCOLS = ("eai-1.0.5", "fixed")
@@ -100,8 +101,8 @@ def score_item(item: Any, data: TransitionData, protocol: str, planner: Planner 
     check_protocol(protocol)
     if not isinstance(item, Mapping):
         return _item_error(None, f"expected an object with identifier and llm_output, got {type(item).__name__}")
-    ident = item.get("identifier")
-    if not isinstance(ident, str):
+    ident = item_identifier(item)
+    if not isinstance(item.get("identifier"), str):
         return _item_error(ident, "the item has no text \"identifier\"")
     reply = item.get("llm_output")
     if not isinstance(reply, str):
@@ -197,6 +198,7 @@ def summarize(records: list[dict], protocol: str, planner_info: Mapping[str, Any
     what it logs (format errors, hallucinations, scores by category, operator and predicate).
     ``planner_success_rate`` is None when no planner ran (``planner.computed`` is False)."""
     check_protocol(protocol)
+    records = [r for r in records if r.get("status") != DUPLICATE]  # each task once (docs/scoring.md)
     total = _counts()
     scored = [r for r in records if r.get("status") == "scored"]
     fmt = [r for r in records if r.get("status") == "format_error"]
@@ -339,9 +341,10 @@ class TransitionModelingWorld:
         check_protocol(protocol)
         info = planner_info(planner, self.world)
         timeout = self.planner_timeout if planner_timeout is None else float(planner_timeout)
-        return Jobs(_score_unit, list(items), lambda rs: summarize(rs, protocol, info), _context,
+        jobs = Jobs(_score_unit, list(items), lambda rs: summarize(rs, protocol, info), _context,
                     (self.world, self.planner_timeout, protocol, planner, timeout),
                     summary_fields=("counts", "planner"))
+        return jobs.once_per_identifier(mode="transition_modeling", protocol=protocol)
 
     def mode_jobs(self, items: list, protocol: str, options: Mapping[str, Any], mode: Any = None) -> Jobs:
         """The registry's jobs entry point: ``options`` carries ``--planner`` and ``--planner-timeout``

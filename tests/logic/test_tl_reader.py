@@ -35,7 +35,11 @@ def outcome(parse, text: str, preds, acts):
 
 
 def same(text: str, preds, acts) -> None:
-    assert outcome(tl.parse, text, preds, acts) == outcome(tl.parse_with_lark, text, preds, acts), text
+    lark = outcome(tl.parse_with_lark, text, preds, acts)
+    if lark == ("recursion",):  # too deep for lark: parse refuses it before lark runs (tests/logic/test_tl_bounds.py)
+        assert outcome(tl.parse, text, preds, acts)[:1] == ("error",), text
+        return
+    assert outcome(tl.parse, text, preds, acts) == lark, text
 
 
 def vh_texts() -> list[str]:

@@ -12,11 +12,11 @@ only literals are read), keeping the dicts that have both an ``action`` and an `
 from __future__ import annotations
 
 import ast
-import json
 import re
 from typing import Any
 
 from ...core import ActionError, ErrorType
+from ...logic import json_text
 
 #: The action names of eai-eval's ``EvalActions``, in its order (the index-mode catalogue order).
 ACTIONS: tuple[str, ...] = (
@@ -53,8 +53,8 @@ def parse_step(text: str) -> tuple[str, list[str]]:
     stripped = text.strip()
     if stripped.startswith("{"):
         try:
-            item = json.loads(stripped)
-        except ValueError:
+            item = json_text.loads(stripped)
+        except (ValueError, RecursionError):
             try:
                 item = ast.literal_eval(stripped)
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):

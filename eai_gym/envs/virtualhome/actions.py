@@ -7,11 +7,11 @@
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from ...core import Action, ActionError, ErrorType
+from ...logic import json_text
 
 #: Number of objects each action takes: every action the evolving-graph simulator executes,
 #: plus the LOOKAT duration variants its action enum declares.
@@ -32,8 +32,17 @@ REFERENCE_WHITELIST: frozenset[str] = frozenset(ARITY) - {"PLUGIN", "PLUGOUT", "
 #: Names that execute as another action (the simulator's enum aliases LOOKAT_MEDIUM to LOOKAT).
 ALIASES: dict[str, str] = {"LOOKAT_MEDIUM": "LOOKAT", "RUN": "WALK", "RELEASE": "DROP"}
 
+#: object ids have at most this many digits: a longer digit string names no object (and is never converted,
+#: which costs time quadratic in its length and which Python refuses beyond 4,300 digits)
+MAX_ID_DIGITS = 18
+
 _LINE = re.compile(r"^\s*\[\s*(\w+)\s*\](.*)$", re.S)
 _ARG = re.compile(r"\s*<([^<>]+)>\s*\(\s*([0-9]+(?:\.[0-9]+)*)\s*\)")
+
+
+def object_id(digits: str) -> int | None:
+    """The object id a string of decimal digits names; None for anything else (a longer string, a sign, ``²``)."""
+    return int(digits) if digits.isdecimal() and len(digits) <= MAX_ID_DIGITS else None
 
 
 def parse_script_line(text: str) -> tuple[str, list[tuple[str, int]]]:
@@ -53,7 +62,11 @@ def parse_script_line(text: str) -> tuple[str, list[tuple[str, int]]]:
         a = _ARG.match(rest, pos)
         if a is None:
             break
-        args.append((a.group(1).strip().lower().replace(" ", "_"), int(a.group(2).split(".")[-1])))
+        oid = object_id(a.group(2).split(".")[-1])
+        if oid is None:
+            raise ActionError(ErrorType.HALLUCINATION, f"no object <{a.group(1).strip()}> with an id of "
+                                                       f"{len(a.group(2)):,} digits in the scene")
+        args.append((a.group(1).strip().lower().replace(" ", "_"), oid))
         pos = a.end()
     if rest[pos:].strip():
         raise ActionError(ErrorType.PARSING, f"cannot parse the arguments of {text!r}: expected '<object> (id)' pairs")
@@ -63,7 +76,7 @@ def parse_script_line(text: str) -> tuple[str, list[tuple[str, int]]]:
 def parse_json_item(text: str) -> tuple[str, list[Any]]:
     """Parse one EAI JSON item ``{"NAME": [name, id, ...]}`` into ``("NAME", [name, id, ...])``."""
     try:
-        obj = json.loads(text)
+        obj = json_text.loads(text)
     except (ValueError, RecursionError) as e:
         raise ActionError(ErrorType.PARSING, f"cannot parse action {text!r} as JSON: {e}") from None
     if not isinstance(obj, dict) or len(obj) != 1:

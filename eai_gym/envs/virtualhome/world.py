@@ -7,7 +7,8 @@ import json
 from typing import Any, Iterable, Sequence
 
 from ...core import Action, ActionError, ErrorType, GoalStatus, Outcome, Trajectory, WorldState
-from .actions import ARITY, REFERENCE_WHITELIST, pairs_from_values, parse_json_item, parse_script_line, to_script
+from .actions import (ARITY, MAX_ID_DIGITS, REFERENCE_WHITELIST, pairs_from_values, parse_json_item,
+                      parse_script_line, to_script)
 from .dynamics import FIXED_RULES, REFERENCE_RULES, Failure, Unsupported
 from .executors_use import EXECUTORS, LEGALITY
 from .goals import evaluate_goals
@@ -219,13 +220,14 @@ def _object_line(state: WorldState, facts: tuple, keep: frozenset) -> str:
 
 
 def _as_id(value: Any) -> int | None:
-    """An object id from an agent: ints, or strings of digits (``"417"``)."""
+    """An object id from an agent: ints, or strings of decimal digits (``"417"``; None: not an id)."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value.strip())
+    if isinstance(value, str):
+        digits = value.strip()  # (object_id's test, inline: this runs for every argument of every action)
+        return int(digits) if digits.isdecimal() and len(digits) <= MAX_ID_DIGITS else None
     return None
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Protocol, Sequence
 
+from ...core.safe_repr import bounded_repr
 from .results import PropositionResult
 
 _RELATIONS = ("on_top", "inside", "in_room")
@@ -137,7 +138,7 @@ def _pairs(items: Any, where: str) -> Iterable[tuple[str, str]]:
         raise FactsError(f"{where}: expected a list of [a, b] pairs")
     for x in items:
         if not (isinstance(x, (list, tuple)) and len(x) == 2 and all(isinstance(h, str) for h in x)):
-            raise FactsError(f"{where}: expected [a, b] handle pairs, got {x!r}")
+            raise FactsError(f"{where}: expected [a, b] handle pairs, got {bounded_repr(x)}")
         yield x[0], x[1]
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ...core.safe_repr import bounded_repr
 from .facts import Facts
 from .results import PropositionResult
 from .spec import PREDICATES, STATE_PREDICATES, EvaluationProposition
@@ -31,7 +32,7 @@ def _entities(facts: Facts, handles: list[str], what: str = "entity") -> list[st
     out = list(dict.fromkeys(handles))
     for h in out:
         if not facts.has_entity(h):
-            raise UnknownHandleError(f"unknown {what} {h!r}")
+            raise UnknownHandleError(f"unknown {what} {bounded_repr(h)}")
     return out
 
 
@@ -39,7 +40,7 @@ def _rooms(facts: Facts, rooms: list[str]) -> list[str]:
     out = list(dict.fromkeys(rooms))
     for r in out:
         if not facts.has_room(r):
-            raise UnknownHandleError(f"unknown room {r!r}")
+            raise UnknownHandleError(f"unknown room {bounded_repr(r)}")
     return out
 
 

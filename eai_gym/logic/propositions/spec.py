@@ -15,7 +15,7 @@ from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-
+from ...core.safe_repr import bounded_repr
 from .constraints import CONSTRAINT_CLASSES, Constraint
 
 PROTOCOLS = ("fixed", "partnr")
@@ -43,6 +43,9 @@ STATE_PREDICATES: dict[str, tuple[str, bool]] = {
 }
 #: the argument keys whose satisfying value a PropositionResult reports (AutoEvalPropositionTracker)
 TRACKED_ARGS = ("object_handles", "receptacle_handles", "entity_handles_a", "entity_handles_b", "room_ids", "*args")
+#: the largest ``number`` a proposition may have: it is unrolled into that many propositions (PARTNR's episodes
+#: ask for a few)
+MAX_NUMBER = 1000
 RELATION_TYPES = ("while_satisfied", "after_satisfied", "after_unsatisfied", "before_satisfied")
 DEPENDENCY_MODES = ("all", "any")
 CONSTRAINT_TYPES = ("TemporalConstraint", "SameArgConstraint", "DifferentArgConstraint",
@@ -121,10 +124,11 @@ class EvaluationSpec:
             _check_indices(where, "proposition_indices", d.proposition_indices, n)
             _check_indices(where, "depends_on", d.depends_on, n)
             if d.relation_type not in RELATION_TYPES:
-                raise SpecError(f"{where}: unknown relation_type {d.relation_type!r}; expected one of "
-                                f"{', '.join(RELATION_TYPES)}")
+                raise SpecError(f"{where}: unknown relation_type {bounded_repr(d.relation_type)}; expected one "
+                                f"of {', '.join(RELATION_TYPES)}")
             if d.dependency_mode not in DEPENDENCY_MODES:
-                raise SpecError(f"{where}: unknown dependency_mode {d.dependency_mode!r}; expected all or any")
+                raise SpecError(f"{where}: unknown dependency_mode {bounded_repr(d.dependency_mode)}; expected all "
+                                "or any")
         if protocol == "fixed":
             _check_dependency_cycles(self.dependencies, n)
         for i, c in enumerate(self.constraints):
@@ -147,7 +151,7 @@ def _field(data: Mapping[str, Any], long: str, short: str, required: bool = Fals
 def _proposition(i: int, p: Any) -> EvaluationProposition:
     where = f"evaluation_propositions[{i}]"
     if not isinstance(p, Mapping) or not isinstance(p.get("function_name"), str):
-        raise SpecError(f"{where}: expected {{\"function_name\": str, \"args\": {{...}}}}, got {p!r}")
+        raise SpecError(f"{where}: expected {{\"function_name\": str, \"args\": {{...}}}}, got {bounded_repr(p)}")
     args = p.get("args", {})
     if not isinstance(args, Mapping):
         raise SpecError(f"{where}: args must be an object, got {type(args).__name__}")
@@ -157,7 +161,7 @@ def _proposition(i: int, p: Any) -> EvaluationProposition:
 def _dependency(i: int, d: Any) -> EvaluationPropositionDependency:
     where = f"evaluation_proposition_dependencies[{i}]"
     if not isinstance(d, Mapping):
-        raise SpecError(f"{where}: expected an object, got {d!r}")
+        raise SpecError(f"{where}: expected an object, got {bounded_repr(d)}")
     missing = [k for k in ("proposition_indices", "depends_on", "relation_type") if k not in d]
     if missing:
         raise SpecError(f"{where}: missing {', '.join(missing)}")
@@ -179,9 +183,10 @@ _CONSTRAINT_ARGS = {
 def _constraint(i: int, c: Any, protocol: str) -> Constraint:
     where = f"evaluation_constraints[{i}]"
     if not isinstance(c, Mapping) or not isinstance(c.get("type"), str):
-        raise SpecError(f"{where}: expected {{\"type\": str, \"args\": {{...}}}}, got {c!r}")
+        raise SpecError(f"{where}: expected {{\"type\": str, \"args\": {{...}}}}, got {bounded_repr(c)}")
     if c["type"] not in CONSTRAINT_TYPES:
-        raise SpecError(f"{where}: unknown constraint type {c['type']!r}; expected one of {', '.join(CONSTRAINT_TYPES)}")
+        raise SpecError(f"{where}: unknown constraint type {bounded_repr(c['type'])}; expected one of "
+                        f"{', '.join(CONSTRAINT_TYPES)}")
     args = c.get("args", {})
     if not isinstance(args, Mapping):
         raise SpecError(f"{where}: args must be an object")
@@ -211,10 +216,10 @@ def _is_index_list(x: Any) -> bool:
 
 def _check_indices(where: str, name: str, idxs: Any, n: int) -> None:
     if not _is_index_list(idxs):
-        raise SpecError(f"{where}: {name} must be a list of integers, got {idxs!r}")
+        raise SpecError(f"{where}: {name} must be a list of integers, got {bounded_repr(idxs)}")
     bad = [i for i in idxs if not 0 <= i < n]
     if bad:
-        raise SpecError(f"{where}: {name} {bad} out of range for {n} propositions")
+        raise SpecError(f"{where}: {name} {bounded_repr(bad)} out of range for {n} propositions")
 
 
 def _is_handle_list(x: Any) -> bool:
@@ -224,8 +229,12 @@ def _is_handle_list(x: Any) -> bool:
 def _check_proposition(i: int, p: EvaluationProposition, protocol: str) -> None:
     where = f"evaluation_propositions[{i}] ({p.function_name})"
     if p.function_name not in PREDICATES:
-        raise SpecError(f"evaluation_propositions[{i}]: unknown predicate {p.function_name!r}; expected one "
-                        f"of {', '.join(PREDICATES)}")
+        raise SpecError(f"evaluation_propositions[{i}]: unknown predicate {bounded_repr(p.function_name)}; "
+                        f"expected one of {', '.join(PREDICATES)}")
+    number = p.args.get("number")
+    if isinstance(number, int) and number > MAX_NUMBER:  # each is unrolled into number - 1 copies
+        raise SpecError(f"{where}: number {bounded_repr(number)} is more than {MAX_NUMBER}, the most eai-gym "
+                        "unrolls a proposition to")
     if protocol != "fixed":
         return  # the reference discovers everything else while evaluating (see predicates_partnr)
     handle_args, same_flag = PREDICATES[p.function_name]
@@ -237,7 +246,7 @@ def _check_proposition(i: int, p: EvaluationProposition, protocol: str) -> None:
         raise SpecError(f"{where}: unknown argument(s) {', '.join(unknown)}; allowed: {', '.join(sorted(allowed))}")
     for name in handle_args:
         if name not in p.args:
-            raise SpecError(f"{where}: missing argument {name!r}")
+            raise SpecError(f"{where}: missing argument {bounded_repr(name)}")
     if p.function_name == "is_clustered":
         groups = p.args["*args"]
         if not isinstance(groups, list) or len(groups) < 1 or not all(_is_handle_list(g) and g for g in groups):
@@ -245,25 +254,27 @@ def _check_proposition(i: int, p: EvaluationProposition, protocol: str) -> None:
         number = p.args.get("number")
         if number is not None:
             if not _is_index_list(number) or len(number) != len(groups) or min(number) < 1:
-                raise SpecError(f"{where}: number must list one positive integer per handle group, got {number!r}")
+                raise SpecError(f"{where}: number must list one positive integer per handle group, got "
+                                f"{bounded_repr(number)}")
             short = [k for k, (g, m) in enumerate(zip(groups, number)) if m > len(set(g))]
             if short:
                 raise SpecError(f"{where}: number asks for more handles than group(s) {short} list")
     else:
         for name in handle_args:
             if not _is_handle_list(p.args[name]) or not p.args[name]:
-                raise SpecError(f"{where}: {name} must be a non-empty list of handles, got {p.args[name]!r}")
+                raise SpecError(f"{where}: {name} must be a non-empty list of handles, got "
+                                f"{bounded_repr(p.args[name])}")
         number = p.args.get("number", 1)
         if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-            raise SpecError(f"{where}: number must be a positive integer, got {number!r}")
+            raise SpecError(f"{where}: number must be a positive integer, got {bounded_repr(number)}")
         if number > len(set(p.args[handle_args[0]])):
-            raise SpecError(f"{where}: number={number} but only {len(set(p.args[handle_args[0]]))} distinct "
-                            f"{handle_args[0]} can satisfy it")
+            raise SpecError(f"{where}: number={bounded_repr(number)} but only {len(set(p.args[handle_args[0]]))} "
+                            f"distinct {handle_args[0]} can satisfy it")
     if same_flag and not isinstance(p.args.get(same_flag, False), bool):
         raise SpecError(f"{where}: {same_flag} must be true or false")
     thr = p.args.get("l2_threshold", 0.5)
     if not isinstance(thr, (int, float)) or isinstance(thr, bool) or thr < 0:
-        raise SpecError(f"{where}: l2_threshold must be a non-negative number, got {thr!r}")
+        raise SpecError(f"{where}: l2_threshold must be a non-negative number, got {bounded_repr(thr)}")
 
 
 def _check_dependency_cycles(deps: list[EvaluationPropositionDependency], n: int) -> None:
@@ -288,12 +299,13 @@ def _check_constraint(i: int, c: Constraint, props: list[EvaluationProposition],
     declared = c.args.get("n_propositions")
     if declared is not None:
         if not isinstance(declared, int) or isinstance(declared, bool):
-            raise SpecError(f"{where}: n_propositions must be an integer, got {declared!r}")
+            raise SpecError(f"{where}: n_propositions must be an integer, got {bounded_repr(declared)}")
         n = min(n, declared)  # the reference asserts every index is below n_propositions
     if c.type_name == "TemporalConstraint":
         edges = c.args["dag_edges"]
         if not isinstance(edges, list) or not all(_is_index_list(e) and len(e) == 2 for e in edges):
-            raise SpecError(f"{where}: dag_edges must be a list of [before, after] index pairs, got {edges!r}")
+            raise SpecError(f"{where}: dag_edges must be a list of [before, after] index pairs, got "
+                            f"{bounded_repr(edges)}")
         _check_indices(where, "dag_edges", [x for e in edges for x in e], n)
         import networkx as nx
 
@@ -320,4 +332,4 @@ def _check_constraint(i: int, c: Constraint, props: list[EvaluationProposition],
         else:
             ok = name in TRACKED_ARGS and name in p.args
         if not ok:
-            raise SpecError(f"{where}: proposition {idx} ({p.function_name}) reports no argument {name!r}")
+            raise SpecError(f"{where}: proposition {idx} ({p.function_name}) reports no argument {bounded_repr(name)}")

@@ -19,15 +19,17 @@ which the originals never match). A malformed item is ``invalid_input`` and the 
 
 from __future__ import annotations
 
+import os
 from typing import Any, Iterable, Mapping, Sequence
 
 from ...envs.alfworld.command_errors import classify
-from ...envs.alfworld.engine import DIALECTS, Engine
+from ...envs.alfworld.engine import DIALECTS, NOTHING, Engine
 from ...envs.alfworld.game import Game, GameError, load_game_folder
-from ...envs.alfworld.generator import eval_game
+from ...envs.alfworld.generator import eval_game, eval_split
 from ...envs.alfworld.oracle import Oracle
 from ...envs.alfworld.pddl import PddlError
 from ...metrics import alfworld_progress as m
+from ..items import describe_error, item_identifier, quote, short_repr
 from ..similarity import compare
 
 
@@ -36,35 +38,93 @@ class ItemError(ValueError):
 
 
 def game_of(spec: Any) -> Game:
-    if isinstance(spec, int) and not isinstance(spec, bool):
-        return eval_game(spec)
+    """The game an item's ``game`` names (raises :class:`ItemError`, :class:`GameError` or :class:`PddlError`)."""
+    index = _eval_index(spec)
+    if index is not None:
+        n = len(eval_split())
+        if not 0 <= index < n:
+            shown = index if index.bit_length() <= 64 else "with more than 19 digits"
+            raise ItemError(f"eval index {shown} out of range 0..{n - 1}")
+        return eval_game(index)
     if isinstance(spec, str):
-        return load_game_folder(spec)
-    if isinstance(spec, Mapping) and spec.get("split") == "eval" and isinstance(spec.get("index"), int):
-        return eval_game(spec["index"])
-    raise ItemError(f"'game' must be an eval index, {{'split': 'eval', 'index': i}} or a game folder, got {spec!r}")
+        return load_game_folder(_folder(spec))
+    raise ItemError("'game' must be an eval index, {'split': 'eval', 'index': i} or a game folder, got "
+                    + short_repr(spec))
+
+
+def _eval_index(spec: Any) -> int | None:
+    """The eval index ``spec`` names (an integer, or ``{"split": "eval", "index": i}``), else None."""
+    if isinstance(spec, Mapping) and spec.get("split") == "eval":
+        spec = spec.get("index")
+    return spec if isinstance(spec, int) and not isinstance(spec, bool) else None
+
+
+def _folder(path: str) -> str:
+    """A game folder path that names two regular files (raises :class:`ItemError`)."""
+    try:
+        path.encode("utf-8")
+        if "\x00" in path:
+            raise ValueError("a NUL character")
+        files = [os.path.join(path, name) for name in ("initial_state.pddl", "traj_data.json")]
+        missing = [f for f in files if not os.path.isfile(f)]
+    except (ValueError, OSError) as e:  # (UnicodeEncodeError is a ValueError: a lone surrogate)
+        raise ItemError(f"'game' is not a usable folder path ({describe_error(e)})") from None
+    if missing:
+        raise ItemError(f"the game folder {quote(path)} has no regular file {os.path.basename(missing[0])}")
+    return path
+
+
+def game_key(item: Any) -> Any:
+    """What :meth:`Jobs.once_per_identifier` compares: the item's identifier (a string) or else its game (an
+    eval index, a folder path); None when it names neither."""
+    if not isinstance(item, Mapping):
+        return None
+    ident = item.get("identifier")
+    if isinstance(ident, str):
+        return ("identifier", ident)
+    game = item.get("game")
+    index = _eval_index(game)
+    if index is not None:
+        return ("eval", index)
+    return ("folder", os.path.normpath(game)) if isinstance(game, str) else None
 
 
 def trajectory(engine: Engine, commands: Sequence[str], oracle: Oracle | None = None) -> list[dict[str, Any]]:
+    """The steps of ``commands`` from the game's initial state (see :mod:`eai_gym.metrics.alfworld_progress`).
+    What a state gives (its commands, whether it is won, its admissible commands, its plan length) is worked
+    out once per state: a long list of commands that revisit states (or change nothing) costs little more per
+    command than reading it."""
     oracle = oracle or Oracle(engine)
     state = engine.initial_state()
+    seen: dict[tuple, tuple] = {}
 
-    def row(action: str | None, obs: str) -> dict[str, Any]:
-        plan = oracle.plan(state)
-        return {"action": action, "obs": obs, "won": engine.won(state), "admissible": engine.admissible(state),
-                "plan_length": len(plan) if plan is not None else None}
-    steps = [row(None, engine.intro(engine.game.task_text(0)))]
+    def facts() -> tuple:
+        key = state.key()
+        known = seen.get(key)
+        if known is None:
+            plan = oracle.plan(state)
+            known = seen[key] = (engine.commands(state), engine.won(state), engine.admissible(state),
+                                 len(plan) if plan is not None else None)
+        return known
+
+    def row(action: str | None, obs: str, known: tuple) -> dict[str, Any]:
+        return {"action": action, "obs": obs, "won": known[1], "admissible": list(known[2]),
+                "plan_length": known[3]}
+    known = facts()
+    steps = [row(None, engine.intro(engine.game.task_text(0)), known)]
     for cmd in commands:
-        obs, executed = engine.step(state, cmd)
-        steps.append(row(cmd, obs))
-        steps[-1]["executed"] = executed
-        if steps[-1]["won"]:
+        op = known[0].get(cmd.strip()) if isinstance(cmd, str) else None  # what engine.step(state, cmd) does
+        obs = NOTHING if op is None else engine.apply(state, op)
+        known = facts()
+        steps.append(row(cmd, obs, known))
+        steps[-1]["executed"] = op is not None
+        if known[1]:
             break
     return steps
 
 
 def score_item(item: Any, dialect: str = "0.4", theta: float = 1.0) -> dict[str, Any]:
-    ident = item.get("identifier") if isinstance(item, Mapping) else None
+    ident = item_identifier(item)
     rec: dict[str, Any] = {"identifier": ident, "status": "evaluated", "message": ""}
     try:
         if not isinstance(item, Mapping):
@@ -124,7 +184,7 @@ def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
                 "avg_steps": round(sum(r["steps"] for r in rs) / len(rs), 2)}
     types = sorted({r["task_type"] for r in done})
     return {**block(done), "by_task_type": {t: block([r for r in done if r["task_type"] == t]) for t in types},
-            "invalid_input": len(records) - len(done)}
+            "invalid_input": sum(r["status"] == "invalid_input" for r in records)}
 
 
 def score_items(items: Iterable[Any], dialect: str = "0.4", theta: float = 1.0) -> dict[str, Any]:

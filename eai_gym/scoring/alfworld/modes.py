@@ -17,10 +17,10 @@ def _item(ctx: tuple, item: Any) -> dict:
 
 
 def commands_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: Any = None) -> Jobs:
-    from .commands import SUMMARY_FIELDS, summarize
+    from .commands import SUMMARY_FIELDS, game_key, summarize
 
     return Jobs(_item, list(items), lambda rs: {"summary": summarize(rs)}, same, (options["dialect"],),
-                summary_fields=SUMMARY_FIELDS)
+                summary_fields=SUMMARY_FIELDS).once_per_identifier(game_key, mode="commands", protocol=protocol)
 
 
 def oracle_commands(game: Any, dialect: str) -> list[str]:
@@ -46,7 +46,11 @@ def similarity_actions(item: Any) -> tuple[str, list[str]]:
     cmds = item.get("commands")
     if not isinstance(cmds, list) or not all(isinstance(c, str) for c in cmds):
         raise PlanItemError("'commands' must be a list of strings")
-    return json.dumps(item.get("game"), sort_keys=True), list(cmds)
+    try:
+        key = json.dumps(item.get("game"), sort_keys=True)
+    except (ValueError, TypeError, RecursionError) as e:
+        raise PlanItemError(f"'game' cannot be read ({type(e).__name__})") from None
+    return key, list(cmds)
 
 
 def gold_actions(key: str, options: Mapping[str, Any]) -> list[str]:

@@ -15,7 +15,9 @@ from ...envs.behavior.actions import ACTIONS, TWO_OBJECTS, read_plan
 from ...envs.behavior.goals import GoalCrash, partial_counts
 from ...envs.behavior.tasks import check_initial_state, load_task
 from ...envs.behavior.world import BehaviorWorld, check_protocol
+from ...logic import json_text
 from ...metrics.eai_summary import summarize_behavior
+from ..items import item_identifier, safe_identifier
 from ..similarity import item_similarity
 
 
@@ -30,8 +32,8 @@ def steps_fixed(llm_output: str) -> list[dict] | str:
     if start < 0:
         return "no action list found"
     try:
-        value, _ = json.JSONDecoder().raw_decode(llm_output[start:])
-    except ValueError:
+        value, _ = json_text.raw_decode(llm_output[start:])
+    except (ValueError, RecursionError):
         value = read_plan(llm_output)
         if not value:
             return "the action list is not valid JSON"
@@ -79,15 +81,13 @@ def score_item(item: Any, protocol: str = "fixed", initial_state: str = "calibra
     protocol = check_protocol(protocol)
     check_initial_state(initial_state)
     world = world or BehaviorWorld(protocol)
-    ident = item.get("identifier") if isinstance(item, dict) else None
-    rec: dict[str, Any] = {"identifier": ident, "status": "evaluated", "execution_success": False,
-                           "error_type": None, "error_types": [], "all_goal_satisfied": False,
-                           "tot_predicates": 0.0, "tot_edge_predicates": 0.0, "tot_node_predicates": 0.0,
-                           "satisfied_predicates": 0.0, "satisfied_edge_predicates": 0.0,
-                           "satisfied_node_predicates": 0.0, "execution_info": [], "message": ""}
+    ident = item_identifier(item)
+    rec = _record(ident, "evaluated", "")
     try:
         if not isinstance(item, dict) or "identifier" not in item or "llm_output" not in item:
             raise _Invalid("an item must be an object with 'identifier' and 'llm_output'")
+        if item["identifier"] is not None and safe_identifier(item["identifier"]) is None:  # a list, a dict...
+            raise _Invalid(f"the identifier must be a string, got {type(item['identifier']).__name__}")
         task = load_task(ident, initial_state)
         if not isinstance(item["llm_output"], str):
             raise _Invalid(f"llm_output must be a string, got {type(item['llm_output']).__name__}")
@@ -98,6 +98,18 @@ def score_item(item: Any, protocol: str = "fixed", initial_state: str = "calibra
     rec["similarity"] = item_similarity("behavior", item) if rec["status"] != "invalid_input" else None
     rec.update(success=rec["all_goal_satisfied"], executable=rec["execution_success"])  # every plan mode's names
     return rec
+
+
+def _record(identifier: Any, status: str, message: str) -> dict[str, Any]:
+    return {"identifier": identifier, "status": status, "execution_success": False, "error_type": None,
+            "error_types": [], "all_goal_satisfied": False, "tot_predicates": 0.0, "tot_edge_predicates": 0.0,
+            "tot_node_predicates": 0.0, "satisfied_predicates": 0.0, "satisfied_edge_predicates": 0.0,
+            "satisfied_node_predicates": 0.0, "execution_info": [], "message": message}
+
+
+def not_scored(identifier: Any, status: str, message: str) -> dict[str, Any]:
+    """The record of an item that is not scored (``invalid_input``, ``duplicate_identifier``)."""
+    return {**_record(identifier, status, message), "similarity": None}
 
 
 def _score(rec: dict, task, llm_output: str, protocol: str, world: BehaviorWorld) -> None:

@@ -7,7 +7,8 @@ that can be met several ways, the way with most conditions predicted). ``summari
 summary dict of eai-eval 1.0.5 (``overall``, ``state_goal``, ``relation_goal``, ``grammatical_errors``)
 over the 100 demos; ``score_item(...)["detail"]`` is its per-demo analysis.
 
-As in the reference, the last item of a demo wins, an unreadable reply predicts nothing, and items of
+As in the reference, the last item of a demo wins (``eai-1.0.5``; under ``fixed`` the first is scored and a later
+one is a ``duplicate_identifier`` record), an unreadable reply predicts nothing, and items of
 other identifiers are ignored. Where the reference aborts its whole run — a demo without an item
 (KeyError), a reply that is not a string, a condition its helpers cannot index (``[]``, ``["not"]``,
 a number), a value that is not iterable — eai-gym scores that demo as predicting nothing and marks it
@@ -111,5 +112,7 @@ def _summarize_records(protocol: str, records: list) -> dict:
 def goal_interpretation_jobs(items: list, protocol: str = "eai-1.0.5") -> Jobs:
     """Jobs for :func:`eai_gym.scoring.runner.run_items`: one unit per item; the summary covers all 100 demos."""
     check_protocol(protocol)
-    return Jobs(_score_unit, list(items), lambda records: _summarize_records(protocol, records),
-                check_protocol, (protocol,), summary_fields=("counts",))
+    jobs = Jobs(_score_unit, list(items), lambda records: _summarize_records(protocol, records),
+                check_protocol, (protocol,), summary_fields=("counts",), blank=G.not_scored,
+                record_fields=("identifier", "status", "counts"))
+    return jobs.once_per_identifier(mode="goal_interpretation", protocol=protocol)

@@ -7,7 +7,7 @@ import json
 from typing import Any, Mapping
 
 from ..eai_output import eai_identifier
-from ..jobs import Jobs
+from ..jobs import Jobs, tagged_identifier
 from ..similarity import PlanItemError
 
 
@@ -31,9 +31,11 @@ def action_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: An
 
         return {"summary": summarize_behavior(r for r in records if r["status"] == "evaluated")}
     from ...metrics.eai_summary import BEHAVIOR_SUMMARY_FIELDS
+    from .action_sequencing import not_scored
 
-    return Jobs(_action, list(items), summarize, _world, (protocol, options["initial_state"]),
-                summary_fields=BEHAVIOR_SUMMARY_FIELDS)
+    jobs = Jobs(_action, list(items), summarize, _world, (protocol, options["initial_state"]),
+                summary_fields=BEHAVIOR_SUMMARY_FIELDS, blank=not_scored)
+    return jobs.once_per_identifier(mode="action_sequencing", protocol=protocol)
 
 
 def action_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -56,7 +58,8 @@ def subgoal_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: A
 
     initial_state = options["initial_state"]
     return Jobs(_subgoal, bs.plan_items(items, protocol, initial_state, options["seed"]),
-                lambda rs: {"summary": bs.summarize(rs, protocol, initial_state)}, _world, (protocol, initial_state))
+                lambda rs: {"summary": bs.summarize(rs, protocol, initial_state)}, _world, (protocol, initial_state),
+                blank=bs.not_scored, identify=tagged_identifier)
 
 
 def subgoal_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:

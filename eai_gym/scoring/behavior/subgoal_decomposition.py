@@ -28,6 +28,7 @@ from itertools import islice
 from typing import Any, Iterable
 
 from ...core.errors import UnknownTaskError
+from ...core.safe_repr import bounded_repr
 from ...envs.behavior.goals import GoalCrash
 from ...envs.behavior.subgoals import (ACTION_PARAMS, STATE_PARAMS, VOCAB_ACTIONS, SubgoalCrash, Translator, choose,
                                       gold_subgoal_plan, sample_path, search, tl_name)
@@ -35,6 +36,8 @@ from ...envs.behavior.tasks import check_initial_state, load_task, task_ids, tas
 from ...envs.behavior.world import BehaviorWorld, check_protocol
 from ...logic import tl
 from ..eai_subgoal_output import NotParseable, output_entries, with_plan_fields
+from ..items import item_identifier
+from ..jobs import duplicate_record, invalid_record
 from ...metrics.plan_similarity import similarity_record
 from ...metrics.eai_behavior_subgoal import goal_counts, reference_initial_counts, summarize_behavior_subgoal
 
@@ -162,13 +165,18 @@ def _blank(identifier: Any) -> dict[str, Any]:
             "executable": False, "errors": [], "actions": [], "goal": None, "message": "", "hallucination": None}
 
 
+def not_scored(identifier: Any, status: str, message: str) -> dict[str, Any]:
+    """The record of an item that is not scored (``invalid_input``)."""
+    return dict(_blank(identifier), status=status, message=message)
+
+
 def score_task(item: dict, task_id: str, protocol: str = "fixed", initial_state: str = "calibrated",
                rng: random.Random | None = None, world: BehaviorWorld | None = None,
                draws_only: bool = False) -> dict[str, Any]:
     """Score one item (a dict with ``llm_output``) against the task ``task_id``; never raises for a
     bad ``llm_output``. With ``draws_only`` stop once the random choices are made (the rest draws
     nothing): :func:`plan_items` uses it to find each task's RNG state."""
-    rec = _blank(item.get("identifier"))
+    rec = _blank(item_identifier(item))
     rec["task_id"] = task_id
     world = world or BehaviorWorld(protocol)
     task = load_task(task_id, initial_state)
@@ -188,7 +196,7 @@ def score_task(item: dict, task_id: str, protocol: str = "fixed", initial_state:
 def _invalid(item: Any) -> dict[str, Any] | None:
     """The record of an item that cannot be scored, or None."""
     if not isinstance(item, dict) or "llm_output" not in item:
-        return dict(_blank(item.get("identifier") if isinstance(item, dict) else None), status="invalid_input",
+        return dict(_blank(item_identifier(item)), status="invalid_input",
                     message="an item must be an object with 'identifier' and 'llm_output'")
     return None
 
@@ -196,13 +204,14 @@ def _invalid(item: Any) -> dict[str, Any] | None:
 def resolve(identifier: Any) -> str:
     """The task an identifier names: a demo name, or the first task whose activity name it contains."""
     if not isinstance(identifier, str):
-        raise UnknownTaskError(f"identifier must be a string, got {identifier!r}")
+        raise UnknownTaskError(f"identifier must be a string, got {bounded_repr(identifier)}")
     if identifier in task_ids():
         return identifier
     for t in task_ids():
         if task_record(t)["task"] in identifier:
             return t
-    raise UnknownTaskError(f"unknown BEHAVIOR task {identifier!r} (expected a demo name such as {task_ids()[0]!r})")
+    raise UnknownTaskError(f"unknown BEHAVIOR task {bounded_repr(identifier)} (expected a demo name such as "
+                           f"{task_ids()[0]!r})")
 
 
 def reference_assignment(items: list) -> dict[str, tuple[int | None, int | None]]:
@@ -224,20 +233,26 @@ def reference_assignment(items: list) -> dict[str, tuple[int | None, int | None]
     return out
 
 
-def _reference_jobs(items: list, initial_state: str, seed: int) -> list[tuple | None]:
+def _reference_jobs(items: list, initial_state: str, seed: int,
+                    assignment: dict[str, tuple[int | None, int | None]]) -> list[tuple | None]:
     """The eai-1.0.5 jobs (None where the reference uses no item): per used item, the tasks it serves,
     in the reference's task order, each with the state of the shared RNG when that task's turn comes
     (found by replaying the random choices of the tasks before it: parsing only, no search)."""
     jobs: list[tuple | None] = [None] * len(items)
     rng = random.Random(seed)
     world = BehaviorWorld("eai-1.0.5")
-    assignment = reference_assignment(items)
     for t, (i, _) in assignment.items():  # the reference's task order: the RNG calls follow it
         if i is None:
             continue
         state = rng.getstate()
+        if isinstance(jobs[i], tuple) and jobs[i][0] == "record":
+            continue  # the item failed on an earlier task
         if _invalid(items[i]) is None:
-            score_task(items[i], t, "eai-1.0.5", initial_state, rng, world, draws_only=True)
+            try:
+                score_task(items[i], t, "eai-1.0.5", initial_state, rng, world, draws_only=True)
+            except Exception as e:  # noqa: BLE001 - this item's own failure (its draws are lost with it)
+                jobs[i] = ("record", invalid_record(not_scored, i, item_identifier(items[i]), e))
+                continue
         if jobs[i] is None:
             jobs[i] = ("tasks", items[i], [])
         jobs[i][2].append((t, state))
@@ -246,7 +261,7 @@ def _reference_jobs(items: list, initial_state: str, seed: int) -> list[tuple | 
             continue
         activity = task_record(t)["task"]
         for j in range(bad + 1, len(items)):
-            ident = items[j].get("identifier") if isinstance(items[j], dict) else None
+            ident = item_identifier(items[j])
             if jobs[j] is None and isinstance(ident, str) and activity in ident:
                 jobs[j] = ("record", dict(_blank(ident), task_id=t, status="not_reached",
                                           message=f"the reference stops at the malformed item {bad} and reports "
@@ -264,22 +279,27 @@ def plan_items(items: Iterable[Any], protocol: str = "fixed", initial_state: str
     check_initial_state(initial_state)
     items = list(items)
     ref = protocol == "eai-1.0.5"
-    jobs = _reference_jobs(items, initial_state, seed) if ref else [None] * len(items)
-    taken: set[str] = set()  # fixed: one item per task
+    assignment = reference_assignment(items) if ref else {}
+    jobs = _reference_jobs(items, initial_state, seed, assignment) if ref else [None] * len(items)
+    taken = {t: first for t, (first, _) in assignment.items() if first is not None}  # the item of each task
     for i, it in enumerate(items):
         if jobs[i] is not None:
             continue
-        ident = it.get("identifier") if isinstance(it, dict) else None
+        ident = item_identifier(it)
         try:
-            t = resolve(ident)
+            t = resolve(it.get("identifier") if isinstance(it, dict) else None)
         except UnknownTaskError as e:
             jobs[i] = ("record", dict(_blank(ident), status="invalid_input", message=str(e)))
             continue
-        if t in taken or ref:
-            jobs[i] = ("record", dict(_blank(ident), task_id=t, status="duplicate_identifier",
-                                      message=f"task {t} is scored with an earlier item"))
+        if t in taken:
+            jobs[i] = ("record", dict(duplicate_record(not_scored, i, taken[t], ident), task_id=t))
             continue
-        taken.add(t)
+        if ref:  # the reference stops at a malformed item before it reaches one for this task
+            jobs[i] = ("record", dict(_blank(ident), task_id=t, status="duplicate_identifier",
+                                      message=f"task {t} is not scored: the reference stops at a malformed item "
+                                              "before it"))
+            continue
+        taken[t] = i
         jobs[i] = ("task", it, t)
     return jobs
 

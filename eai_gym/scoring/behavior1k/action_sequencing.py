@@ -23,6 +23,8 @@ from ...envs.behavior1k.gold import gold_data, gold_plan
 from ...envs.behavior1k.world import Behavior1KWorld, load_task
 from ...metrics.eai_summary import BEHAVIOR_COUNTS, summarize_behavior
 from ...metrics.plan_similarity import similarity_record
+from ...logic import json_text
+from ..items import item_identifier, safe_identifier
 from ..jobs import Jobs
 
 PROTOCOLS = ("bddl-3.6.0",)
@@ -48,8 +50,8 @@ def _read_steps(llm_output: str) -> list[dict[str, Any]]:
     if start < 0:
         raise _Steps(ErrorType.PARSING, "no action list found")
     try:
-        value, _ = json.JSONDecoder().raw_decode(llm_output[start:])
-    except ValueError:
+        value, _ = json_text.raw_decode(llm_output[start:])
+    except (ValueError, RecursionError):
         raise _Steps(ErrorType.PARSING, "the action list is not valid JSON") from None
     if not isinstance(value, list) or not value:
         raise _Steps(ErrorType.PARSING, "No actions found" if value == [] else "the action list is not a list")
@@ -87,13 +89,13 @@ def score_item(item: Any, protocol: str = "bddl-3.6.0", world: Behavior1KWorld |
     """Score one item; never raises for bad input."""
     check_protocol(protocol)
     world = world or Behavior1KWorld()
-    ident = item.get("identifier") if isinstance(item, dict) else None
-    rec: dict[str, Any] = {"identifier": ident, "status": "evaluated", "success": False, "executable": False,
-                           "message": "", "error_type": None, "error_types": [], "execution_info": [],
-                           "goal_conditions": []}
+    ident = item_identifier(item)
+    rec = _record(ident, "evaluated", "")
     try:
         if not isinstance(item, dict) or "identifier" not in item or "llm_output" not in item:
             raise _Invalid("an item must be an object with 'identifier' and 'llm_output'")
+        if item["identifier"] is not None and safe_identifier(item["identifier"]) is None:  # a list, a dict...
+            raise _Invalid(f"the identifier must be a string, got {type(item['identifier']).__name__}")
         if not isinstance(item["llm_output"], str):
             raise _Invalid(f"llm_output must be a string, got {type(item['llm_output']).__name__}")
         task = load_task(ident)
@@ -134,6 +136,16 @@ def score_item(item: Any, protocol: str = "bddl-3.6.0", world: Behavior1KWorld |
     return rec
 
 
+def _record(identifier: Any, status: str, message: str) -> dict[str, Any]:
+    return {"identifier": identifier, "status": status, "success": False, "executable": False, "message": message,
+            "error_type": None, "error_types": [], "execution_info": [], "goal_conditions": []}
+
+
+def not_scored(identifier: Any, status: str, message: str) -> dict[str, Any]:
+    """The record of an item that is not scored (``invalid_input``, ``duplicate_identifier``)."""
+    return {**_record(identifier, status, message), "similarity": None}
+
+
 def summarize(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """EAI's BEHAVIOR summary over the evaluated records, plus counts."""
     recs = [r for r in records if r.get("status") == "evaluated"]
@@ -160,7 +172,7 @@ def gold_items() -> list[dict[str, Any]]:
 
 def with_gold_reason(rec: dict[str, Any], item: Any) -> dict[str, Any]:
     """A gold item without a plan (``[]``): the record's message says why the planner found none."""
-    ident = item.get("identifier") if isinstance(item, dict) else None
+    ident = item_identifier(item)
     reason = gold_data()["unsolved"].get(ident) if isinstance(ident, str) else None
     if reason and item.get("llm_output") == "[]":
         rec["message"] = f"no gold plan: {reason}"
@@ -186,4 +198,5 @@ def action_sequencing_jobs(items: list, protocol: str = "bddl-3.6.0") -> Jobs:
     """The jobs ``eai-gym score behavior1k`` runs (see :mod:`eai_gym.scoring.jobs`)."""
     check_protocol(protocol)
     return Jobs(_score_unit, list(items), lambda rs: {"summary": summarize(rs)}, _world, (protocol,),
-                summary_fields=("executable", "error_types", "success", *BEHAVIOR_COUNTS))
+                summary_fields=("executable", "error_types", "success", *BEHAVIOR_COUNTS),
+                blank=not_scored).once_per_identifier(mode="action_sequencing", protocol=protocol)

@@ -3,9 +3,9 @@ the actions plan similarity compares."""
 
 from __future__ import annotations
 
-import json
 from typing import Any, Mapping
 
+from ...logic import json_text
 from ..jobs import Jobs
 from ..similarity import PlanItemError
 
@@ -29,11 +29,13 @@ def similarity_actions(item: Any) -> tuple[str, list[str]]:
         raise PlanItemError("an item must be an object with a string 'identifier'")
     out = item.get("llm_output")
     try:
-        steps = json.loads(out) if isinstance(out, str) else out
-    except ValueError as e:
+        steps = json_text.loads(out) if isinstance(out, str) else out
+    except (ValueError, RecursionError) as e:
         raise PlanItemError(f"llm_output is not a JSON list of steps ({e})") from None
-    if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
-        raise PlanItemError("llm_output must be a list of {action, object} steps")
+    if not isinstance(steps, list) or not all(isinstance(s, dict) and all(isinstance(s.get(k, ""), str)
+                                                                            for k in ("action", "object"))
+                                              for s in steps):
+        raise PlanItemError("llm_output must be a list of {action, object} steps, their values strings")
     return item["identifier"], [f"{s.get('action')}({s.get('object')})" for s in steps]
 
 

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
+from ...core.safe_repr import bounded_repr
 from ...envs.rearrange.episode import AGENTS, EpisodeError, RearrangeEpisode
 from ...envs.rearrange.rollout import run_scripts
 from ...logic.propositions import SpecError
+from ..items import item_identifier
 from ..similarity import compare, error_message
 
 #: actions that are timing, not plan content (left out when plans are compared)
@@ -51,10 +53,24 @@ def agents_plan(actions: Any) -> dict[str, list[str]]:
             for a, acts in scripts_of({"actions": actions}).items()}
 
 
+#: the fields that name an item, the first one present counts
+IDENTIFIER_FIELDS = ("identifier", "episode_id")
+
+
+def not_scored(identifier: Any, status: str, message: str) -> dict[str, Any]:
+    """The record of an item that is not scored (``invalid_input``, ``duplicate_identifier``)."""
+    return {"identifier": identifier, "episode_id": None, "status": status, "message": message}
+
+
+def item_name(item: Any) -> Any:
+    """An item's identifier as its record shows it."""
+    return item_identifier(item, IDENTIFIER_FIELDS)
+
+
 def score_item(item: Any, episodes: Mapping[str, RearrangeEpisode], protocol: str = "fixed",
                max_steps: int = 300, observability: str = "full") -> dict[str, Any]:
-    ident = item.get("identifier", item.get("episode_id")) if isinstance(item, Mapping) else None
-    rec: dict[str, Any] = {"identifier": ident, "episode_id": None, "status": "evaluated", "message": ""}
+    ident = item_identifier(item, IDENTIFIER_FIELDS)
+    rec = not_scored(ident, "evaluated", "")
     try:
         if not isinstance(item, Mapping):
             raise PlanError(f"an item must be an object, got {type(item).__name__}")
@@ -63,7 +79,7 @@ def score_item(item: Any, episodes: Mapping[str, RearrangeEpisode], protocol: st
         else:
             eid = item.get("episode_id", item.get("identifier"))
             if not isinstance(eid, str) or eid not in episodes:
-                raise PlanError(f"unknown episode_id {eid!r}")
+                raise PlanError(f"unknown episode_id {bounded_repr(eid)}")
             episode = episodes[eid]
         scripts = scripts_of(item)
         rollout = run_scripts(episode, scripts, max_steps, protocol, observability)
@@ -124,7 +140,7 @@ def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
     kinds = sorted({r["task_kind"] for r in done})
     return {**block(done), "by_task_kind": {k: block([r for r in done if r["task_kind"] == k]) for k in kinds},
-            "invalid_input": len(records) - len(done)}
+            "invalid_input": sum(r["status"] == "invalid_input" for r in records)}
 
 
 def score_items(items: Iterable[Any], episodes: Mapping[str, RearrangeEpisode], protocol: str = "fixed",

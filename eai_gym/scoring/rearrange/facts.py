@@ -18,11 +18,13 @@ Each case gives one record; a malformed case or a case the evaluation raises on 
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any, Iterable, Mapping
 
 from ...logic.propositions import EvaluationSpec, FactsError, PropositionTracker, SpecError, TruthFacts, WorldFacts
+from ..input_json import UnreadableItem, load_json_text
+from ..items import safe_identifier
+from ..jobs import DUPLICATE
 
 RECORD_FIELDS = ("case_id", "per_step", "final_extra_update_step", "task_percent_complete", "task_state_success",
                  "task_evaluation_log", "error")
@@ -76,7 +78,7 @@ def evaluate_case(case: Any, protocol: str = "fixed", case_id: Any = None) -> di
 def _evaluate_case(case: Any, protocol: str, case_id: Any) -> dict:
     if case_id is None:
         case_id = case.get("case_id") if isinstance(case, Mapping) else None
-    record: dict[str, Any] = {"case_id": case_id, "protocol": protocol, "per_step": []}
+    record: dict[str, Any] = {"case_id": safe_identifier(case_id), "protocol": protocol, "per_step": []}
     try:
         if not isinstance(case, Mapping):
             raise CaseError(f"a case must be a JSON object, got {type(case).__name__}")
@@ -85,11 +87,11 @@ def _evaluate_case(case: Any, protocol: str, case_id: Any) -> dict:
         extra = case.get("final_extra_update", True)
         if not isinstance(extra, bool):
             raise CaseError("'final_extra_update' must be true or false")
-    except (SpecError, FactsError, CaseError) as e:
+    except (SpecError, FactsError, CaseError, RecursionError) as e:  # (a case nested too deep to read)
         record.update(status="invalid_input", error=f"{type(e).__name__}: {e}")
         return record
-    tracker = PropositionTracker(spec, protocol)
     try:
+        tracker = PropositionTracker(spec, protocol)
         record["per_step"].append(tracker.reset(steps[0]).to_json())
         for facts in steps[1:]:
             record["per_step"].append(tracker.update(facts).to_json())
@@ -105,7 +107,9 @@ def _evaluate_case(case: Any, protocol: str, case_id: Any) -> dict:
 
 
 def summarize(records: list[dict]) -> dict:
-    """Means of the final metrics over the evaluated cases (PARTNR's aggregate_measures), and counts."""
+    """Means of the final metrics over the evaluated cases (PARTNR's aggregate_measures), and counts (a case whose
+    ``case_id`` an earlier case has is left out)."""
+    records = [r for r in records if r.get("status") != DUPLICATE]
     done = [r for r in records if r.get("status") == "evaluated"]
     mean = (lambda key: sum(r[key] for r in done) / len(done)) if done else (lambda key: None)
     return {"n_cases": len(records), "n_evaluated": len(done),
@@ -147,15 +151,16 @@ def load_cases(paths: Iterable[str]) -> list[tuple[Any, Any]]:
             name = os.path.basename(f)
             try:
                 with open(f, encoding="utf-8") as fh:
-                    data = json.load(fh)
+                    data = load_json_text(fh.read())
             except FileNotFoundError:
                 out.append((name, _Unreadable(f"{f}: no such file")))
                 continue
-            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            except (OSError, UnicodeDecodeError, ValueError) as e:
                 out.append((name, _Unreadable(f"{f}: cannot read ({e})")))
                 continue
             if isinstance(data, list):
-                out.extend((f"{name}[{k}]", c) for k, c in enumerate(data))
+                out.extend((f"{name}[{k}]", _Unreadable(f"{f}[{k}]: {c.reason}") if isinstance(c, UnreadableItem)
+                            else c) for k, c in enumerate(data))
             else:
                 out.append((name, data))
     return out
@@ -174,6 +179,25 @@ def score_loaded(entry: tuple[Any, Any], protocol: str = "fixed") -> dict:
     if isinstance(case, Mapping) and "case_id" in case:
         case_id = case["case_id"]
     return evaluate_case(case, protocol, case_id)
+
+
+def entry_case_id(entry: tuple[Any, Any]) -> Any:
+    """The case id a ``(default case id, case)`` entry's record shows: the case's own, else the default."""
+    case_id, case = entry
+    if isinstance(case, Mapping) and "case_id" in case:
+        return safe_identifier(case["case_id"])
+    return safe_identifier(case_id)
+
+
+def explicit_case_id(entry: tuple[Any, Any]) -> Any:
+    """The ``case_id`` a case gives itself (what :meth:`Jobs.once_per_identifier` compares), else None."""
+    case = entry[1]
+    return safe_identifier(case.get("case_id")) if isinstance(case, Mapping) else None
+
+
+def not_scored(protocol: str, case_id: Any, status: str, message: str) -> dict[str, Any]:
+    """The record of a case that is not scored (``invalid_input``, ``duplicate_identifier``)."""
+    return {"case_id": case_id, "protocol": protocol, "per_step": [], "status": status, "error": message}
 
 
 def score_paths(paths: Iterable[str], protocol: str = "fixed") -> dict:

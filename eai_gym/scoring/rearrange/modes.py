@@ -3,6 +3,7 @@ the results file of fact replay and the actions plan similarity compares."""
 
 from __future__ import annotations
 
+import functools
 from functools import lru_cache
 from typing import Any, Mapping
 
@@ -28,9 +29,12 @@ def facts_items(paths: list[str], options: Mapping[str, Any]) -> list:
 
 def facts_jobs(entries: list, protocol: str, options: Mapping[str, Any], mode: Any = None) -> Jobs:
     """``entries``: the ``(default case id, case)`` pairs of :func:`.facts.load_cases`."""
-    from .facts import summarize
+    from .facts import entry_case_id, explicit_case_id, not_scored, summarize
 
-    return Jobs(_facts_case, list(entries), lambda rs: {"summary": summarize(rs)}, same, (protocol,))
+    jobs = Jobs(_facts_case, list(entries), lambda rs: {"summary": summarize(rs)}, same, (protocol,),
+                blank=functools.partial(not_scored, protocol), identify=entry_case_id,
+                record_fields=("case_id", "status"))
+    return jobs.once_per_identifier(explicit_case_id, mode="facts", protocol=protocol)
 
 
 def facts_result(run: ScoreRun) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -63,11 +67,12 @@ def actions_items(paths: list[str], options: Mapping[str, Any]) -> list:
 
 
 def actions_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: Any = None) -> Jobs:
-    from .actions import SUMMARY_FIELDS, summarize
+    from .actions import SUMMARY_FIELDS, item_name, not_scored, summarize
 
     by_id = {e.episode_id: e for e in _episodes(options["episodes"])}
     return Jobs(_rearrange_action, list(items), lambda rs: {"summary": summarize(rs)}, same,
-                (by_id, protocol, options["max_steps"], options["observability"]), summary_fields=SUMMARY_FIELDS)
+                (by_id, protocol, options["max_steps"], options["observability"]), summary_fields=SUMMARY_FIELDS,
+                blank=not_scored, identify=item_name).once_per_identifier(mode="actions", protocol=protocol)
 
 
 def actions_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ from ...envs.virtualhome.tasks import final_graph, load_task
 from ...envs.virtualhome.world import VirtualHomeWorld, check_protocol
 from ...metrics.eai_summary import empty_counts, summarize
 from ..eai_output import extract_steps
+from ..items import item_identifier, safe_identifier
 from ..jobs import Jobs
 from ..similarity import item_similarity
 
@@ -98,13 +99,13 @@ def score_item(item: Any, protocol: str = "fixed", world: VirtualHomeWorld | Non
     gold script as executable without simulating it or crediting any goal, as the reference does."""
     protocol = check_protocol(protocol)
     world = world or VirtualHomeWorld(protocol)
-    ident = item.get("identifier") if isinstance(item, dict) else None
-    rec: dict[str, Any] = {"identifier": ident, "status": None, "executable": False, "error_type": None,
-                           "error_action": None, "success": False, "goal": None, "runtime_errors": [],
-                           "actions": None, "executed": [], "message": "", "counts": empty_counts()}
+    ident = item_identifier(item)
+    rec = _record(ident, None, "")
     try:
         if not isinstance(item, dict) or "identifier" not in item or "llm_output" not in item:
             raise _Invalid("an item must be an object with 'identifier' and 'llm_output'")
+        if item["identifier"] is not None and safe_identifier(item["identifier"]) is None:  # a list, a dict...
+            raise _Invalid(f"the identifier must be a string, got {type(item['identifier']).__name__}")
         task = load_task(ident)
         if not isinstance(item["llm_output"], str):
             raise _Invalid(f"llm_output must be a string, got {type(item['llm_output']).__name__}")
@@ -119,6 +120,17 @@ def score_item(item: Any, protocol: str = "fixed", world: VirtualHomeWorld | Non
 
 class _Invalid(Exception):
     pass
+
+
+def _record(identifier: Any, status: str | None, message: str) -> dict[str, Any]:
+    return {"identifier": identifier, "status": status, "executable": False, "error_type": None,
+            "error_action": None, "success": False, "goal": None, "runtime_errors": [], "actions": None,
+            "executed": [], "message": message, "counts": empty_counts()}
+
+
+def not_scored(identifier: Any, status: str, message: str) -> dict[str, Any]:
+    """The record of an item that is not scored (``invalid_input``, ``duplicate_identifier``): nothing counted."""
+    return {**_record(identifier, status, message), "similarity": None}
 
 
 def _score(rec: dict, task: Task, llm_output: str, protocol: str, world: VirtualHomeWorld,
@@ -219,4 +231,6 @@ def jobs(items: list, protocol: str, options: Mapping[str, Any], mode: Any = Non
     def summarize_records(records: list) -> dict:
         summary, counters = summarize([r["counts"] for r in records], protocol)
         return {"summary": summary, "counters": counters}
-    return Jobs(_unit, list(items), summarize_records, _context, (protocol, shortcut), summary_fields=("counts",))
+    jobs = Jobs(_unit, list(items), summarize_records, _context, (protocol, shortcut), summary_fields=("counts",),
+                blank=not_scored, record_fields=("identifier", "status", "counts"))
+    return jobs.once_per_identifier(mode="action_sequencing", protocol=protocol)

@@ -30,9 +30,11 @@ from importlib import resources
 from typing import Any, Iterable
 
 from ...core.errors import UnknownTaskError
+from ...core.safe_repr import bounded_repr
 from ...envs.virtualhome.tasks import task_ids, task_record
 from ...metrics.eai_goal_interpretation import VIRTUALHOME_KINDS, virtualhome_summary
 from ..eai_goal_output import read_virtualhome_reply, unique_values
+from ..items import item_identifier
 from ..jobs import Jobs
 
 PROTOCOLS = ("eai-1.0.5", "fixed")
@@ -99,6 +101,11 @@ def _empty_record(ident: Any) -> dict[str, Any]:
             "hallucinations": []}
 
 
+def not_scored(identifier: Any, status: str, message: str) -> dict[str, Any]:
+    """The record of an item that is not scored (``invalid_input``, ``duplicate_identifier``): nothing counted."""
+    return {**_empty_record(identifier), "status": status, "message": message}
+
+
 def score_item(item: Any, protocol: str = "eai-1.0.5") -> dict[str, Any]:
     """Score one item. Never raises for bad input: ``status`` is then ``invalid_input``.
 
@@ -107,13 +114,13 @@ def score_item(item: Any, protocol: str = "eai-1.0.5") -> dict[str, Any]:
     the predicted goals the reference skips (missing keys; names that are not relevant objects).
     """
     check_protocol(protocol)
-    ident = item.get("identifier") if isinstance(item, dict) else None
+    ident = item_identifier(item)
     rec = _empty_record(ident)
     try:
         if not isinstance(item, dict) or "identifier" not in item or "llm_output" not in item:
             raise _Invalid("an item must be an object with 'identifier' and 'llm_output'")
         if not isinstance(ident, str) or ident not in task_ids():
-            raise _Invalid(f"unknown VirtualHome task id {ident!r}")
+            raise _Invalid(f"unknown VirtualHome task id {bounded_repr(item['identifier'])}")
         if not isinstance(item["llm_output"], str):
             raise _Invalid(f"llm_output must be a string, got {type(item['llm_output']).__name__}")
         gold = gold_goals(ident)
@@ -304,6 +311,8 @@ def _context(protocol: str) -> str:
 def goal_interpretation_jobs(items: list, protocol: str = "eai-1.0.5") -> Jobs:
     """Jobs for :func:`eai_gym.scoring.runner.run_items`: one unit per item."""
     check_protocol(protocol)
-    return Jobs(_score_unit, list(items),
+    jobs = Jobs(_score_unit, list(items),
                 lambda rs: {"summary": summarize(rs, protocol), "counters": counters(rs)},
-                _context, (protocol,), summary_fields=("counts",))
+                _context, (protocol,), summary_fields=("counts",), blank=not_scored,
+                record_fields=("identifier", "status", "counts"))
+    return jobs.once_per_identifier(mode="goal_interpretation", protocol=protocol)

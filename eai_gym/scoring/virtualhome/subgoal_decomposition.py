@@ -22,6 +22,7 @@ import re
 from typing import Any, Iterable, Mapping
 
 from ...core.errors import UnknownTaskError
+from ...core.safe_repr import bounded_repr
 from ...envs.virtualhome.subgoals import SubgoalCrash, choose, goal_subgoal_plan, search, split, vocabulary
 from ...envs.virtualhome.tasks import load_task, object_labels, object_names, task_record
 from ...envs.virtualhome.world import VirtualHomeWorld, check_protocol
@@ -29,7 +30,8 @@ from ...logic import tl
 from ...metrics.eai_subgoal import summarize_subgoal
 from ...metrics.plan_similarity import similarity_record
 from ..eai_subgoal_output import NotParseable, output_entries, with_plan_fields
-from ..jobs import Jobs
+from ..items import item_identifier, plain_record
+from ..jobs import Jobs, duplicate_record, invalid_record, tagged_identifier
 
 MAX_PATHS = 256
 
@@ -37,7 +39,7 @@ MAX_PATHS = 256
 def task_id_of(identifier: Any) -> str:
     """``scene_1_27_2`` or ``27_2`` → ``27_2``."""
     if not isinstance(identifier, str):
-        raise UnknownTaskError(f"identifier must be a string, got {identifier!r}")
+        raise UnknownTaskError(f"identifier must be a string, got {bounded_repr(identifier)}")
     tid = identifier[8:] if identifier.startswith("scene_") else identifier
     task_record(tid)
     return tid
@@ -162,9 +164,9 @@ def _choose(item: Any, protocol: str, rng: random.Random | None) -> tuple[dict[s
     """The first part of scoring an item, up to and including its random choices: the record so far, the task
     (None: the item is invalid) and ``(goal, paths)`` to search (None: the record is complete but for the
     similarity)."""
-    rec: dict[str, Any] = {"identifier": item.get("identifier") if isinstance(item, dict) else None,
-                           "status": "evaluated", "success": False, "category": None, "executable": False,
-                           "errors": [], "actions": [], "goal": None, "message": "", "hallucination": None}
+    rec: dict[str, Any] = {"identifier": item_identifier(item), "status": "evaluated", "success": False,
+                           "category": None, "executable": False, "errors": [], "actions": [], "goal": None,
+                           "message": "", "hallucination": None}
     try:
         if not isinstance(item, dict) or "identifier" not in item or "llm_output" not in item:
             raise UnknownTaskError("an item must be an object with 'identifier' and 'llm_output'")
@@ -323,21 +325,24 @@ def plan_items(items: Iterable[Any], protocol: str = "fixed", seed: int = 0) -> 
     check_protocol(protocol)
     ref = protocol == "eai-1.0.5"
     rng = random.Random(seed)
-    seen: set[str] = set()
+    seen: dict[str, int] = {}
     jobs: list[tuple] = []
-    for it in items:
+    for i, it in enumerate(items):
         if isinstance(it, dict) and isinstance(it.get("identifier"), str):
             try:
                 tid = task_id_of(it["identifier"])
                 if tid in seen:
-                    jobs.append(("record", {"identifier": it["identifier"], "status": "duplicate_identifier",
-                                            "message": f"task {tid} already scored earlier in the input"}))
+                    jobs.append(("record", duplicate_record(plain_record, i, seen[tid], it["identifier"])))
                     continue
-                seen.add(tid)
+                seen[tid] = i
             except UnknownTaskError:
                 pass
         if ref:
-            rec, task, plan = _choose(it, protocol, rng)
+            try:
+                rec, task, plan = _choose(it, protocol, rng)
+            except Exception as e:  # noqa: BLE001 - this item's own failure (its draws are lost with it)
+                jobs.append(("record", invalid_record(plain_record, i, item_identifier(it), e)))
+                continue
             jobs.append(("chosen", it, rec, None if task is None else task.id, plan))
         else:
             jobs.append(("item", it))
@@ -386,4 +391,4 @@ def jobs(items: list, protocol: str, options: Mapping[str, Any], mode: Any = Non
     """The work of ``eai-gym score virtualhome --mode subgoal_decomposition`` (``options["seed"]``: the
     eai-1.0.5 RNG's seed)."""
     return Jobs(_unit, plan_items(items, protocol, options["seed"]), lambda rs: {"summary": summarize(rs)},
-                _context, (protocol,), summary_fields=SUMMARY_FIELDS)
+                _context, (protocol,), summary_fields=SUMMARY_FIELDS, identify=tagged_identifier)
