@@ -131,13 +131,14 @@ def test_eai_subgoal_draws_are_those_of_one_rng_in_order(tmp_path):
     from eai_gym.envs.behavior.world import BehaviorWorld
     from eai_gym.envs.virtualhome.world import VirtualHomeWorld
     from eai_gym.scoring.behavior import subgoal_decomposition as bs
+    from eai_gym.scoring.eai_subgoal_output import with_plan_fields
     from eai_gym.scoring.virtualhome import subgoal_decomposition as vs
 
     path, items = plans_file(tmp_path, "virtualhome", "subgoal_decomposition")
     got = score(path, "virtualhome", "subgoal_decomposition", "eai-1.0.5", tmp_path / "v.json", "--workers", "2",
                 "--seed", "3")["tasks"]
     rng, world = random.Random(3), VirtualHomeWorld("eai-1.0.5")
-    want = [vs.score_item(it, "eai-1.0.5", rng, world) for it in items[:-2]]
+    want = [with_plan_fields(vs.score_item(it, "eai-1.0.5", rng, world)) for it in items[:-2]]
     assert got[:-2] == json.loads(json.dumps(want))
     assert got[-2]["status"] == "duplicate_identifier"
     categories = {seed: [t.get("category") for t in score(path, "virtualhome", "subgoal_decomposition", "eai-1.0.5",
@@ -151,7 +152,7 @@ def test_eai_subgoal_draws_are_those_of_one_rng_in_order(tmp_path):
     rng, world = random.Random(3), BehaviorWorld("eai-1.0.5")
     for t, (i, _) in bs.reference_assignment(items).items():
         if i is not None and isinstance(items[i], dict) and "llm_output" in items[i]:
-            want = bs.score_task(items[i], t, "eai-1.0.5", "calibrated", rng, world)
+            want = with_plan_fields(bs.score_task(items[i], t, "eai-1.0.5", "calibrated", rng, world))
             assert got[i] == json.loads(json.dumps(want))
 
 
