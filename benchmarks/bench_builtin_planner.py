@@ -25,12 +25,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
 from eai_gym.logic.pddl_operators import OperatorFormatError, complete_domain  # noqa: E402
-from eai_gym.scoring import transition_modeling as tm  # noqa: E402
-from eai_gym.scoring.behavior import transition_modeling as bt  # noqa: E402
-from eai_gym.scoring.builtin_planner import BuiltinPlanner  # noqa: E402
-from eai_gym.scoring.planner import FastDownward  # noqa: E402
-from eai_gym.scoring.virtualhome import transition_modeling as vt  # noqa: E402
+from eai_gym.eai import transition_modeling as tm  # noqa: E402
+from eai_gym.eai.transition_modeling import world_scorer  # noqa: E402
+from eai_gym.eai.builtin_planner import BuiltinPlanner  # noqa: E402
+from eai_gym.eai.planner import FastDownward  # noqa: E402
 from tools.tables.transition_modeling import reference_verdicts  # noqa: E402
+
+bt = world_scorer("behavior")
+vt = world_scorer("virtualhome")
 
 DATA = os.path.join(HERE, "..", "tests", "reference", "data", "transition_modeling")
 WORLDS = {"virtualhome": vt, "behavior": bt}
@@ -54,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fast-downward", action="store_true")
     ap.add_argument("--out")
     a = ap.parse_args(argv)
-    data = WORLDS[a.world].world_data()
+    data = WORLDS[a.world].data()
     outputs = _load(f"outputs_{a.world}.json.gz")
     doc = _load(f"reference_{a.world}.json.gz")
     builtin, fd = BuiltinPlanner(), (FastDownward() if a.fast_downward else None)

@@ -27,14 +27,17 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-from eai_gym.scoring.virtualhome import transition_modeling as vt  # noqa: E402
+from eai_gym.eai.transition_modeling import world_scorer  # noqa: E402
+
 from eai_gym.scoring.runner import run_items  # noqa: E402
+
+vt = world_scorer("virtualhome")
 
 OUTPUTS = os.path.join(HERE, "..", "tests", "reference", "data", "transition_modeling", "outputs_virtualhome.json.gz")
 
 
 def _ours(items: list, planner: str, workers: int) -> dict:
-    jobs = vt.transition_modeling_jobs(items, "eai-1.0.5", planner)
+    jobs = vt.jobs(items, "eai-1.0.5", planner)
     t = time.perf_counter()
     records = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args, workers=workers)
     wall = time.perf_counter() - t
@@ -58,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         items = json.load(f)[a.model][: a.limit]
     res: dict = {"model": a.model, "items": len(items), "cpus": os.cpu_count(),
                  "load_avg_1min_at_start": round(os.getloadavg()[0], 2)}
-    vt.world_data()
+    vt.data()
     res["logic_only"] = _ours(items, "none", 1)
     print(f"eai-gym logic only: {res['logic_only']['wall_s']} s ({res['logic_only']['items_per_s']} items/s)", flush=True)
     runs = []

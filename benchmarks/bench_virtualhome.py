@@ -62,7 +62,7 @@ def time_ours(path: str, protocol: str, repeat: int) -> tuple[float, dict]:
 
 IN_PROCESS = r"""
 import json, sys, time
-from eai_gym.scoring.virtualhome import score_items
+from eai_gym.scoring.virtualhome.action_sequencing import score_items
 items = json.load(open(sys.argv[1]))
 t = time.perf_counter(); res = score_items(items, sys.argv[2]); dt = time.perf_counter() - t
 print(json.dumps({"seconds": dt}))

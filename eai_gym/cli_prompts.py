@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     except OutPathError as e:
         print(f"eai-gym: {e}", file=sys.stderr)
         return 2
-    prompts = registry.load(mode.prompts)(protocol, {o.name: o.default for o in mode.options})
+    prompts = mode.prompt_items(protocol, {o.name: o.default for o in mode.options})
     if args.task:
         from .evaluate.command import resolve_task_ids
 

@@ -17,15 +17,23 @@ listing the worlds (``eai-gym --help``, ``eai-gym list``) imports no world, no G
     [('eai_gym/rearrange-v0', 'parallel'), ('eai_gym/rearrange-v0', 'aec'), ('eai_gym/Rearrange-v0', 'gymnasium')]
 
 A world outside the package (or a test's) joins with :func:`register_world`. Adding a world to the package is
-one line in :data:`WORLD_SPECS`; adding a mode is one :class:`ModeSpec` in its world's spec module.
+one line in :data:`WORLD_SPECS`; adding a mode is one :class:`ModeSpec` in its world's spec module. The spec types
+themselves are in :mod:`eai_gym.specs` (and named here too).
 """
 
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
-from fnmatch import fnmatchcase
-from typing import Any, Callable
+from typing import Callable
+
+from .specs import (COMMON_RECORD_FIELDS, EPISODES_SUMMARY, PLAN_RECORD_FIELDS, SPLIT_ROLES, UNITS, EnvSpec, ModeSpec,
+                    Option, RegistryError, ServerSpec, SplitSpec, SummaryKey, SummaryLayout, WorldSpec, load)
+
+__all__ = ["COMMON_RECORD_FIELDS", "EPISODES_SUMMARY", "PLAN_RECORD_FIELDS", "SERVERS", "SIMILARITY_OPTIONS",
+           "SIMILARITY_UNITS", "SPLIT_ROLES", "UNITS", "WORLD_SPECS", "EnvSpec", "ModeSpec", "Option", "RegistryError",
+           "ServerSpec", "SplitSpec", "SummaryKey", "SummaryLayout", "WorldSpec", "load", "mode", "on_register",
+           "options", "register_world", "serve", "server_protocols", "similarity_mode", "unregister_world", "world",
+           "world_names", "worlds"]
 
 #: the spec module of every packaged world, in the order the CLI lists them (one line per world)
 WORLD_SPECS = (
@@ -37,265 +45,11 @@ WORLD_SPECS = (
 )
 
 
-class RegistryError(KeyError):
-    """An unknown world or mode, or a spec that contradicts another one."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
-
-
-@dataclass(frozen=True)
-class Option:
-    """A scoring option a mode accepts; the CLI turns it into ``--<name with dashes>``.
-
-    ``type`` is ``"str"``, ``"int"`` or ``"path"``; ``default`` is the value when the flag is not given.
-    Two modes may declare the same option only with the same type, default and choices.
-    """
-
-    name: str
-    help: str
-    type: str = "str"
-    default: Any = None
-    choices: tuple[str, ...] = ()
-
-    @property
-    def flag(self) -> str:
-        return "--" + self.name.replace("_", "-")
-
-
 #: what every world's similarity mode accepts (see :func:`similarity_mode`)
 SIMILARITY_OPTIONS = (
     Option("reference", "compare each plan with the task's gold plan (gold, the default) or with the plan for "
                         "the same task in this plans file", type="path", default="gold"),
 )
-
-
-#: the units of summary figures: ``percent`` (0-100), ``fraction`` (0-1; shown as a percent), ``count``, ``steps``
-#: (a mean number of steps or actions) and ``number`` (anything else: shown as it is)
-UNITS = ("percent", "fraction", "count", "steps", "number")
-
-
-@dataclass(frozen=True)
-class SummaryKey:
-    """A headline figure of a mode's summary (a dotted path into it), whether a higher value is better, and its
-    unit (one of :data:`UNITS`; None: the unit the mode's ``summary_units`` give the path)."""
-
-    key: str
-    higher_is_better: bool = True
-    unit: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.unit is not None and self.unit not in UNITS:
-            raise RegistryError(f"summary key {self.key!r}: unknown unit {self.unit!r} (units: {', '.join(UNITS)})")
-
-
-@dataclass(frozen=True)
-class SummaryLayout:
-    """What a summary's figures are: its headline figures (:class:`SummaryKey`) and the unit of every figure,
-    ``units``: ``(pattern, unit)`` pairs, the first pattern (:func:`fnmatch.fnmatchcase` over the dotted path,
-    e.g. ``"goal_evaluation.*"``, ``"*_num"``) that matches a path gives its unit."""
-
-    keys: tuple[SummaryKey, ...] = ()
-    units: tuple[tuple[str, str], ...] = ()
-
-    def __post_init__(self) -> None:
-        for pattern, unit in self.units:
-            if unit not in UNITS:
-                raise RegistryError(f"summary unit pattern {pattern!r}: unknown unit {unit!r} (units: {', '.join(UNITS)})")
-
-    def declared_unit(self, path: str) -> str | None:
-        """The unit declared for a figure (its headline key's, else the first matching pattern's), or None."""
-        for k in self.keys:
-            if k.key == path and k.unit is not None:
-                return k.unit
-        return next((unit for pattern, unit in self.units if fnmatchcase(path, pattern)), None)
-
-    def unit(self, path: str) -> str:
-        """The unit of the figure at ``path`` (``number`` where nothing is declared)."""
-        return self.declared_unit(path) or "number"
-
-
-#: the summary of ``eai-gym evaluate WORLD --mode episodes`` (every world's: the metric wrappers' figures)
-EPISODES_SUMMARY = SummaryLayout(
-    keys=(SummaryKey("success_rate"), SummaryKey("progress_rate"), SummaryKey("mean_steps", higher_is_better=False)),
-    units=(("*_rate", "fraction"), ("mean_steps", "steps"), ("episodes", "count"), ("finished", "count"),
-           ("cut_off", "count"), ("request_errors", "count"), ("env_errors", "count"), ("error_counts.*", "count")))
-
-
-#: the fields every mode's per-item records carry
-COMMON_RECORD_FIELDS = ("identifier", "status", "message")
-#: the fields the records of a mode that replays plans carry besides (``ModeSpec.plan_records``): whether the goal
-#: was reached, whether the plan executed, and the type of the error that stopped it (None: none did)
-PLAN_RECORD_FIELDS = ("success", "executable", "error_type")
-
-
-@dataclass(frozen=True)
-class EnvSpec:
-    """An environment id to register: ``kind`` is ``gymnasium``, ``parallel`` or ``aec`` (PettingZoo)."""
-
-    id: str
-    entry_point: str
-    kind: str = "gymnasium"
-    max_episode_steps: int | None = None
-
-
-#: what a split is for: training data, or evaluation only
-SPLIT_ROLES = ("train", "eval")
-
-
-@dataclass(frozen=True)
-class SplitSpec:
-    """A named set of a world's tasks and what it is for (``role``: ``"train"`` or ``"eval"``).
-
-    Entry points: ``task_ids() -> list[str]`` (None: the world's task set, its ``ids()``) and ``play(task_id,
-    protocol) -> (env id, make kwargs, reset options)`` (None: the task set's ``play``). Every dataset builder and
-    RL adapter (:mod:`eai_gym.rl`) reads a world's splits from here; a split whose role is ``eval`` is never handed
-    out as training data.
-    """
-
-    name: str
-    role: str
-    description: str
-    task_ids: str | None = None
-    play: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.role not in SPLIT_ROLES:
-            raise RegistryError(f"split {self.name!r}: role must be one of {', '.join(SPLIT_ROLES)}, not {self.role!r}")
-
-
-@dataclass(frozen=True)
-class ModeSpec:
-    """One way of scoring a world's outputs offline (and, as later slots fill, of prompting and running it).
-
-    Entry points (``"module:function"``):
-      - ``jobs(items, protocol, options, mode) -> scoring.jobs.Jobs``: the per-item work and its summary
-        (``options``: the values of the mode's :attr:`options`; ``mode``: this spec).
-      - ``gold(options) -> items``: the packaged gold items (None: the mode has no gold).
-      - ``load_items(paths, options) -> items``: read the input files (raises ``scoring.io.InputFileError``).
-      - ``result(run) -> (result, records)``: the results file of a run (default: one record per item with
-        ``n_items`` and the mode's ``record_options``; see :func:`eai_gym.scoring.results.item_result`).
-      - ``similarity_actions(item) -> (task key, actions)`` and ``gold_actions(key, options) -> actions``: the
-        action strings plan similarity compares (a list, or ``{agent: list}`` compared agent by agent).
-      - ``prompts(protocol, options) -> [{"identifier", "llm_prompt"}]``: the mode's prompts (``eai-gym prompts``,
-        ``eai-gym evaluate``), and ``reply_to_item(identifier, reply) -> item``: a model reply as the mode's input
-        (default ``{"identifier", "llm_output": reply}``). Online play is the world's (``WorldSpec.agent_prompt``).
-
-    ``summary_keys`` are the summary's headline figures and ``summary_units`` the unit of each figure (see
-    :class:`SummaryLayout`): the summary itself keeps the reference's own scale (percent or fraction), and the
-    command line and the reports show every rate in percent, naming the unit. ``plan_records``: each record also
-    carries :data:`PLAN_RECORD_FIELDS` (the mode replays plans). ``gold_notes``: where the documentation explains
-    the packaged gold plans that do not reach their goal (``eai-gym score --gold`` names them and points there).
-    """
-
-    world: str
-    name: str
-    description: str
-    protocols: tuple[str, ...]
-    jobs: str
-    gold: str | None = None
-    load_items: str = "eai_gym.scoring.io:read_item_files"
-    result: str = "eai_gym.scoring.results:item_result"
-    options: tuple[Option, ...] = ()
-    #: options copied into the results file (in this order)
-    record_options: tuple[str, ...] = ()
-    inputs: str = "one JSON file of {identifier, llm_output} items (or a dict identifier -> llm_output)"
-    multiple_inputs: bool = False
-    summary_keys: tuple[SummaryKey, ...] = ()
-    similarity_actions: str | None = None
-    gold_actions: str | None = None
-    prompts: str | None = None
-    reply_to_item: str | None = None
-    summary_units: tuple[tuple[str, str], ...] = ()
-    plan_records: bool = False
-    gold_notes: str | None = None
-
-    @property
-    def default_protocol(self) -> str:
-        return self.protocols[0]
-
-    @property
-    def summary_layout(self) -> SummaryLayout:
-        return SummaryLayout(self.summary_keys, self.summary_units)
-
-    def option(self, name: str) -> Option | None:
-        return next((o for o in self.options if o.name == name), None)
-
-
-@dataclass(frozen=True)
-class WorldSpec:
-    """A world: its environments, its task set (for ``list``/``show``/``play``) and its modes (first = default).
-
-    ``task_set`` is a module with ``ids()``, ``names()``, ``card(task_id)``, ``play(task_id, protocol) ->
-    (env_id, make kwargs, reset options)``, ``legal_actions(env)`` and ``category(task_id)`` (the group a
-    report puts a task in, or None).
-
-    ``agent_prompt`` (a module, or None) lets ``eai-gym evaluate WORLD --mode episodes`` put a model in front of
-    the world: ``instructions(options)``, ``examples(options)`` and ``env_kwargs(options)``; with ``TEAM_ENV``
-    (a PettingZoo parallel env id) every agent of that env plays, each with its own model and history
-    (``options["team"]`` False: one agent plays the task set's single-agent env, as :mod:`eai_gym.rl` does).
-
-    ``server`` (an entry point ``main(argv) -> exit code``, or None) is the world's own env server, speaking
-    ``server_protocol``: the default of ``eai-gym serve WORLD``. Every world is also served with each protocol of
-    :data:`SERVERS` (see :func:`server_protocols`, :func:`serve`).
-
-    ``splits``: the world's named task splits (:class:`SplitSpec`), the first being the task set; a world that
-    declares none has one, ``eval``: its task set, for evaluation only (:attr:`split_specs`).
-    """
-
-    name: str
-    title: str
-    envs: tuple[EnvSpec, ...]
-    task_set: str
-    modes: tuple[ModeSpec, ...]
-    description: str = ""
-    agent_prompt: str | None = None
-    server: str | None = None
-    server_protocol: str = "native"
-    splits: tuple[SplitSpec, ...] = ()
-
-    @property
-    def split_specs(self) -> tuple[SplitSpec, ...]:
-        """The declared splits, or (none declared) the task set as one evaluation split named ``eval``."""
-        return self.splits or (SplitSpec("eval", "eval", f"{self.title}: the world's task set (evaluation only)"),)
-
-    def split(self, name: str | None = None) -> SplitSpec:
-        """A split by name (None: the first, the task set)."""
-        specs = self.split_specs
-        if name is None:
-            return specs[0]
-        for s in specs:
-            if s.name == name:
-                return s
-        raise RegistryError(f"{self.name} has split(s) {', '.join(s.name for s in specs)}, not {name!r}")
-
-    @property
-    def env_ids(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(e.id for e in self.envs))
-
-    @property
-    def protocols(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(p for m in self.modes for p in m.protocols))
-
-    @property
-    def default_mode(self) -> ModeSpec:
-        return self.modes[0]
-
-    def mode(self, name: str) -> ModeSpec:
-        for m in self.modes:
-            if m.name == name:
-                return m
-        raise RegistryError(f"{self.name} has mode(s) {', '.join(m.name for m in self.modes)}, not {name}")
-
-
-@dataclass(frozen=True)
-class ServerSpec:
-    """A protocol every world is served with: ``eai-gym serve WORLD --protocol NAME [server options]`` runs
-    ``entry_point``, ``main(world, argv) -> exit code`` (``world``: the world's name; ``argv``: the options)."""
-
-    protocol: str
-    entry_point: str
-    description: str = ""
 
 
 #: the protocols every world is served with, after the world's own server (``WorldSpec.server``)
@@ -327,9 +81,6 @@ def register_world(spec: WorldSpec, replace: bool = False) -> WorldSpec:
     _load_packaged()
     if spec.name in _WORLDS and not replace and _WORLDS[spec.name] != spec:
         raise RegistryError(f"a world named {spec.name!r} is already registered")
-    for m in spec.modes:
-        if m.world != spec.name:
-            raise RegistryError(f"mode {m.name!r} of world {spec.name!r} says it belongs to {m.world!r}")
     previous = _WORLDS.get(spec.name)
     _WORLDS[spec.name] = spec
     try:
@@ -420,28 +171,16 @@ def options() -> tuple[tuple[Option, tuple[ModeSpec, ...]], ...]:
     return tuple((o, tuple(users)) for o, users in found.values())
 
 
-def load(entry_point: str) -> Any:
-    """The object an entry point names: ``"package.module:attribute"`` (or a module, without ``:``)."""
-    module, _, attr = entry_point.partition(":")
-    try:
-        obj: Any = importlib.import_module(module)
-        for part in filter(None, attr.split(".")):
-            obj = getattr(obj, part)
-    except (ImportError, AttributeError) as e:
-        raise RegistryError(f"entry point {entry_point!r} cannot be loaded: {e}") from e
-    return obj
-
-
 #: the units of the similarity summary (:mod:`eai_gym.scoring.similarity`): means of fractions, and the mean edit
 #: distance (a number of edits)
 SIMILARITY_UNITS = (("plans", "count"), ("invalid_input", "count"), ("mean_edit_distance", "number"), ("*", "fraction"))
 
 
-def similarity_mode(world_name: str, protocols: tuple[str, ...], gold: str, similarity_actions: str,
-                    gold_actions: str, inputs: str = ModeSpec.inputs, options: tuple[Option, ...] = ()) -> ModeSpec:
+def similarity_mode(protocols: tuple[str, ...], gold: str, similarity_actions: str, gold_actions: str,
+                    inputs: str = ModeSpec.inputs, options: tuple[Option, ...] = ()) -> ModeSpec:
     """A world's ``similarity`` mode: LCS, Jaccard and edit distance of each plan's actions (read with
     ``similarity_actions``) against the task's gold actions (``gold_actions``) or a reference file's."""
-    return ModeSpec(world_name, "similarity", "LCS, Jaccard and edit distance against a reference plan",
+    return ModeSpec("similarity", "LCS, Jaccard and edit distance against a reference plan",
                     protocols, "eai_gym.scoring.similarity:jobs", gold=gold, options=options + SIMILARITY_OPTIONS,
                     record_options=("reference",), inputs=inputs,
                     summary_keys=(SummaryKey("mean_lcs"), SummaryKey("mean_jaccard"),

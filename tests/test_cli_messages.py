@@ -46,7 +46,7 @@ def test_gold_notes_point_to_a_section_that_exists(world, mode):
 
 
 def test_the_gold_line_bounds_what_it_names():
-    from eai_gym.cli import _gold_line
+    from eai_gym.cli_score import _gold_line
 
     mode = registry.mode("virtualhome", "action_sequencing")
     records = [{"identifier": f"t{i}", "status": "evaluated", "success": False} for i in range(1000)]

@@ -22,7 +22,7 @@ def test_every_eai_module_has_prompts_in_both_worlds():
                                                  for p in registry.mode(w, m).protocols])
 def test_prompts_command_writes_the_builders_prompts(tmp_path, world, mode, protocol):
     spec = registry.mode(world, mode)
-    expected = registry.load(spec.prompts)(protocol, {})
+    expected = spec.prompt_items(protocol, {})
     out = tmp_path / "p.json"
     assert main(["prompts", world, "--mode", mode, "--protocol", protocol, "--limit", "3", "--out", str(out)]) == 0
     assert json.loads(out.read_text()) == expected[:3]

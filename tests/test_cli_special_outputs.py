@@ -118,7 +118,7 @@ def test_a_special_output_path_is_refused_before_any_work_and_left_as_it_was(tmp
     argv = command(name, world_mode, str(special), request)
     capsys.readouterr()
     scored: list = []
-    monkeypatch.setattr("eai_gym.cli._map", lambda *a, **k: scored.append(a))
+    monkeypatch.setattr("eai_gym.scoring.score.score", lambda *a, **k: scored.append(a))
     before = snapshot(tmp_path / special)
     assert main(argv) == 2
     out, err = capsys.readouterr()

@@ -44,7 +44,7 @@ def _vh_items():
 
 
 def test_virtualhome_offline_equals_online():
-    from eai_gym.scoring.virtualhome import ERROR_STRINGS, score_item
+    from eai_gym.scoring.virtualhome.action_sequencing import ERROR_STRINGS, score_item
 
     compared = 0
     for item in _vh_items():

@@ -61,7 +61,7 @@ def check_gold_scores(world: str, mode: str) -> None:
     if spec.gold is None:
         pytest.skip(f"{world} {mode} has no packaged gold")
     options = {o.name: o.default for o in spec.options}
-    items = registry.load(spec.gold)(options)[:N_GOLD]
+    items = spec.gold_items(options)[:N_GOLD]
     assert items
     for protocol in spec.protocols:
         jobs = registry.load(spec.jobs)(items, protocol, options, spec)
@@ -101,7 +101,7 @@ def check_summary_fields(world: str, mode: str) -> None:
     if spec.gold is None:
         pytest.skip(f"{world} {mode} has no packaged gold")
     options = {o.name: o.default for o in spec.options}
-    items = registry.load(spec.gold)(options)[:4 * N_GOLD]
+    items = spec.gold_items(options)[:4 * N_GOLD]
     first = items[0]
     bad = [7, {}, {**first, "llm_output": "garbage{"} if isinstance(first, dict) and "llm_output" in first else []]
     for protocol in spec.protocols:
@@ -155,7 +155,7 @@ def test_unknown_world_and_mode_name_what_exists():
 
 def test_a_contradicting_option_is_refused():
     spec = registry.WorldSpec("clash", "clash", (), "eai_gym.envs.virtualhome.taskset", (
-        registry.ModeSpec("clash", "m", "", ("fixed",), "x:y", options=(registry.Option("seed", "", type="str"),)),))
+        registry.ModeSpec("m", "", ("fixed",), "x:y", options=(registry.Option("seed", "", type="str"),)),))
     with pytest.raises(registry.RegistryError, match="--seed"):
         registry.register_world(spec)
     assert "clash" not in registry.world_names()  # a refused world is not half registered

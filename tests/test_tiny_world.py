@@ -95,7 +95,7 @@ def plans_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: Any
     return Jobs(score_unit, list(items), summarize, same, (protocol,))
 
 
-def plans_gold(options: Mapping[str, Any]) -> list:
+def plans_gold(options: Mapping[str, Any], mode: Any = None) -> list:
     return [{"identifier": t, "actions": list(GOLD[t])} for t in sorted(TASKS)]
 
 
@@ -110,7 +110,7 @@ WORLD = registry.WorldSpec(
     name="tiny", title="a box, a key and a door (2 tasks)",
     envs=(registry.EnvSpec(ENV_ID, f"{HERE}:TinyEnv", max_episode_steps=20),),
     task_set=f"{HERE}:TASK_SET",
-    modes=(registry.ModeSpec("tiny", "plans", "replay each plan's actions", ("fixed",), f"{HERE}:plans_jobs",
+    modes=(registry.ModeSpec("plans", "replay each plan's actions", ("fixed",), f"{HERE}:plans_jobs",
                              gold=f"{HERE}:plans_gold", inputs="one JSON file of {identifier, actions} items",
                              summary_keys=(registry.SummaryKey("success_rate"),)),),
 )

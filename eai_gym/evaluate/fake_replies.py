@@ -87,11 +87,11 @@ def prompt_table() -> tuple[list[str], list[str]]:
                 continue
             options = {o.name: o.default for o in mode.options}
             gold = {}
-            for item in registry.load(mode.gold)(options):
+            for item in mode.gold_items(options):
                 output = item.get("llm_output")
                 gold[str(item.get("identifier"))] = output if isinstance(output, str) else json.dumps(output)
             for protocol in mode.protocols:
-                for p in registry.load(mode.prompts)(protocol, options):
+                for p in mode.prompt_items(protocol, options):
                     answer = _gold_by_prompt_id(gold, str(p["identifier"]))
                     if answer is not None:
                         table.setdefault(p["llm_prompt"], answer)

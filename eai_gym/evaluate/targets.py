@@ -12,7 +12,7 @@ import argparse
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
-from .. import __version__, registry
+from .. import registry
 
 if TYPE_CHECKING:
     from .client import ModelClient
@@ -40,26 +40,15 @@ def modes_of(world: registry.WorldSpec) -> list[str]:
     return [m.name for m in world.modes if m.prompts] + ([EPISODES] if world.agent_prompt else [])
 
 
-def score_items(mode: registry.ModeSpec, items: list[dict[str, Any]], protocol: str, options: dict[str, Any],
-                source: str) -> dict[str, Any]:
-    """The results dict ``eai-gym score WORLD SOURCE --mode M --protocol P`` writes for ``items`` (serially)."""
-    from ..scoring.results import ScoreRun
-    from ..scoring.runner import run_items
-
-    jobs = registry.load(mode.jobs)(items, protocol, options, mode)
-    records = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args)
-    run = ScoreRun(mode.world, mode, protocol, [source], False, options, records, jobs.summarize(records), __version__)
-    return registry.load(mode.result)(run)[0]
-
-
 def _offline(world: registry.WorldSpec, mode: registry.ModeSpec, protocol: str, options: dict[str, Any]) -> Target:
+    from ..scoring.score import score  # the one scoring path, eai-gym score's too
     from .offline import run_offline
 
     cache: dict[str, list[dict[str, str]]] = {}
 
     def prompts() -> list[dict[str, str]]:
         if "all" not in cache:
-            cache["all"] = registry.load(mode.prompts or "")(protocol, options)
+            cache["all"] = mode.prompt_items(protocol, options)
         return cache["all"]
 
     def to_item(identifier: str, reply: str) -> dict[str, Any]:
@@ -72,13 +61,13 @@ def _offline(world: registry.WorldSpec, mode: registry.ModeSpec, protocol: str, 
         wanted = set(tasks)
         chosen = [p for p in prompts() if p["identifier"] in wanted]
 
-        def score(items: list[dict[str, Any]]) -> dict[str, Any]:
+        def score_replies(items: list[dict[str, Any]]) -> dict[str, Any]:
             converted = [to_item(it["identifier"], it["llm_output"]) for it in items]
-            return score_items(mode, converted, protocol, options, "replies.json")
+            return score(mode, protocol, options, items=converted, paths=["replies.json"])[0]
 
         return run_offline(rundir, client, chosen, model=models_by_agent(args.model, ("agent",))["agent"],
                            sampling=sampling,
-                           system_prompt=system_prompt, concurrency=args.concurrency, score=score)
+                           system_prompt=system_prompt, concurrency=args.concurrency, score=score_replies)
 
     return Target(world.name, mode.name, protocol, lambda: list(dict.fromkeys(p["identifier"] for p in prompts())),
                   run)

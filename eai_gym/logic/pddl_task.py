@@ -2,7 +2,7 @@
 equality, conditional and universal effects) into a :class:`Task`, accepting and rejecting what Fast
 Downward's translator accepts and rejects.
 
-The builtin planner (:mod:`eai_gym.scoring.builtin_planner`) must give Fast Downward's verdict, and Fast
+The builtin planner (:mod:`eai_gym.eai.builtin_planner`) must give Fast Downward's verdict, and Fast
 Downward answers "no plan" for a file it cannot read; so the lexical and structural rules here are
 Fast Downward's (its translator 24.x/26.x, ``pddl_parser``), written afresh: ``;`` comments, tokens
 lowercased, ``?`` starts a token, only ASCII outside comments; every predicate declared and used with its

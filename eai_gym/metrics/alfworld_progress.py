@@ -1,27 +1,22 @@
-"""ALFWorld progress metrics: AgentQuest's oracle progress, repetition rate and FSM progress, AgentBoard's
-subgoal progress and grounding accuracy. Pure functions over a trajectory of steps.
+"""ALFWorld trajectory metrics beside progress: AgentQuest's repetition rate and AgentBoard's grounding accuracy.
+Pure functions over a trajectory of steps. The progress measures themselves (AgentQuest's oracle progress and FSM
+progress, AgentBoard's subgoal progress, ``progress_series``) live with the world,
+:mod:`eai_gym.envs.alfworld.progress`, because the env's metric hook computes them online (the worlds sit below
+``metrics/``); they take the same steps.
 
 A step is ``{"action": str, "obs": str, "won": bool, "admissible": [...], "plan_length": int}`` where
 ``admissible`` and ``plan_length`` describe the state *after* the action (step 0: ``action`` None,
 the state after reset). See ``reference/docs/agentquest_alfworld_progress.md`` and the reference
 notes on AgentQuest (@63e91a1) and AgentBoard (@bb7255e).
-
-Version hazard, reproduced: AgentQuest's FSM and AgentBoard's pick-two subgoal look for the pre-0.4
-texts (``put``, ``You put the ...``), so on ``dialect="0.4"`` transcripts they never fire.
-``dialect_aware=True`` also accepts the 0.4 texts (``move``, ``You move the X to the Y.``).
 """
 
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-# the progress measures the env's metric hook needs live with the world (envs/ does not import metrics/)
-from ..envs.alfworld.progress import (FSMS, NOTHING, agentboard_progress, agentboard_subgoals,
-                                      agentquest_progress, fsm_progress, progress_series)
 from .plan_similarity import lcs_length
 
-__all__ = ["FSMS", "NOTHING", "agentboard_progress", "agentboard_subgoals", "agentquest_progress", "fsm_progress",
-           "grounding_accuracy", "levenshtein_ratio", "progress_series", "repetition_rate"]
+__all__ = ["grounding_accuracy", "levenshtein_ratio", "repetition_rate"]
 
 
 def levenshtein_ratio(a: str, b: str) -> float:

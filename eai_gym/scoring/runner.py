@@ -114,7 +114,8 @@ def run_items(fn: Callable[[Any, Any], Any], items: Sequence[Any], *, init: Call
               keep: Callable[[Any], Any] | None = None) -> Any:
     """``[fn(context, item) for item in items]``, computed by ``workers`` workers (0: one per CPU); with
     ``keep``, ``keep`` of each; with ``encode``, the pair of that list and the results' JSON texts
-    (:class:`~eai_gym.scoring.results.RecordTexts`)."""
+    (:class:`~eai_gym.scoring.results.RecordTexts`). The collector's settings are the caller's (a scoring run's:
+    :func:`eai_gym.scoring.score.score`, under :func:`fewer_collections`); a worker sets its own."""
     check_backend(backend)
     if workers < 0:
         raise RunnerError(f"workers must be 0 (one per CPU) or more, got {workers}")
@@ -141,31 +142,30 @@ def run_items(fn: Callable[[Any, Any], Any], items: Sequence[Any], *, init: Call
             log(f"resuming from {jsonl}: {len(done)} of {n} items already scored")
     todo = [(i, items[i]) for i in range(n) if results[i] is _MISSING]
     work = Work(fn, encode or journal is not None, keep)  # the JSONL lines are written from the texts
-    with fewer_collections():
-        try:
-            if todo:
-                if backend == "ray":
-                    stream = _ray(work, todo, init, init_args, workers, chunk_size)
-                elif workers == 1 or len(todo) == 1:
-                    stream = _serial(work, todo, init, init_args)
-                else:
-                    stream = _processes(work, todo, init, init_args, workers, chunk_size)
-                try:
-                    for start, kept, block in progress(stream, len(todo), label, count=lambda c: len(c[1])):
-                        indices = [todo[start + j][0] for j in range(len(kept))]
-                        for i, r in zip(indices, kept):
-                            results[i] = r
-                        if texts is not None:
-                            texts.add(indices, block)
-                        if journal is not None:
-                            journal.add_texts(indices, block.split("\n"))
-                finally:
-                    close = getattr(stream, "close", None)
-                    if close is not None:
-                        close()  # stops the workers now, also on an error or Ctrl-C
-        finally:
-            if journal is not None:
-                journal.close()
+    try:
+        if todo:
+            if backend == "ray":
+                stream = _ray(work, todo, init, init_args, workers, chunk_size)
+            elif workers == 1 or len(todo) == 1:
+                stream = _serial(work, todo, init, init_args)
+            else:
+                stream = _processes(work, todo, init, init_args, workers, chunk_size)
+            try:
+                for start, kept, block in progress(stream, len(todo), label, count=lambda c: len(c[1])):
+                    indices = [todo[start + j][0] for j in range(len(kept))]
+                    for i, r in zip(indices, kept):
+                        results[i] = r
+                    if texts is not None:
+                        texts.add(indices, block)
+                    if journal is not None:
+                        journal.add_texts(indices, block.split("\n"))
+            finally:
+                close = getattr(stream, "close", None)
+                if close is not None:
+                    close()  # stops the workers now, also on an error or Ctrl-C
+    finally:
+        if journal is not None:
+            journal.close()
     return results if texts is None else (results, texts)
 
 

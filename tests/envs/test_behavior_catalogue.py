@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from eai_gym.core import Action
-from eai_gym.envs.behavior.actions import ACTIONS, TWO_OBJECTS, to_text
+from eai_gym.eai.behavior_syntax import to_text
+from eai_gym.envs.behavior.actions import ACTIONS, TWO_OBJECTS
 from eai_gym.envs.behavior.catalogue import BehaviorCatalogue, hand_groups
 from eai_gym.envs.behavior.place_mask import VERBS, verb_of
 from eai_gym.envs.behavior.state import HANDS

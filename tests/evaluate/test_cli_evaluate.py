@@ -9,7 +9,8 @@ import pytest
 
 from eai_gym import registry
 from eai_gym.cli import main
-from eai_gym.evaluate.targets import modes_of, score_items
+from eai_gym.evaluate.targets import modes_of
+from eai_gym.scoring.score import score
 
 from .test_episodes import oracle_answer
 
@@ -101,8 +102,8 @@ def test_prompt_mode_end_to_end_equals_scoring_the_replies(tmp_path, fake_server
     """A model that answers every prompt with the gold output scores what `eai-gym score --gold` scores."""
     spec = registry.mode(world, mode)
     options = {o.name: o.default for o in spec.options}
-    prompts = registry.load(spec.prompts)(spec.default_protocol, options)[:8]
-    gold = {it["identifier"]: it["llm_output"] for it in registry.load(spec.gold)(options)}
+    prompts = spec.prompt_items(spec.default_protocol, options)[:8]
+    gold = {it["identifier"]: it["llm_output"] for it in spec.gold_items(options)}
     plain = {p["identifier"]: p["identifier"].removeprefix("scene_1_") for p in prompts}  # VirtualHome subgoal ids
     by_prompt = {p["llm_prompt"]: gold[plain[p["identifier"]]] for p in prompts}
     server = fake_server(answer=lambda messages: by_prompt[messages[-1]["content"]])
@@ -111,7 +112,7 @@ def test_prompt_mode_end_to_end_equals_scoring_the_replies(tmp_path, fake_server
                     "--limit", "8") == 0
     result = json.load(open(run / "results.json"))
     replies = json.load(open(run / "replies.json"))
-    expected = score_items(spec, replies, spec.default_protocol, options, "replies.json")
+    expected = score(spec, spec.default_protocol, options, items=replies, paths=["replies.json"])[0]
     assert result["summary"] == expected["summary"] and len(result["tasks"]) == len(prompts)
     assert all(t["status"] not in ("invalid_input", "evaluation_error") for t in result["tasks"])
 
@@ -156,8 +157,8 @@ def test_virtualhome_subgoal_evaluate_takes_plain_task_ids(tmp_path, fake_server
 def test_behavior1k_evaluate_equals_eai_gym_score_on_its_replies(tmp_path, fake_server, mode):
     """Gold, wrong and unreadable answers: evaluate's summary is what ``eai-gym score`` gives on replies.json."""
     spec = registry.mode("behavior1k", mode)
-    prompts = {p["llm_prompt"]: p["identifier"] for p in registry.load(spec.prompts)(spec.default_protocol, {})[:6]}
-    gold = {it["identifier"]: it["llm_output"] for it in registry.load(spec.gold)({})}
+    prompts = {p["llm_prompt"]: p["identifier"] for p in spec.prompt_items(spec.default_protocol, {})[:6]}
+    gold = {it["identifier"]: it["llm_output"] for it in spec.gold_items({})}
     wrong = {"action_sequencing": '[{"action": "OPEN", "object": "no_such.n.01_1"}]',
              "goal_interpretation": '{"node goals": [["cooked", "ghost.n.01_1"]], "edge goals": [[]]}'}[mode]
 

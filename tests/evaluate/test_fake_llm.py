@@ -15,7 +15,8 @@ import pytest
 
 from eai_gym import registry
 from eai_gym.cli import main
-from eai_gym.evaluate.targets import modes_of, score_items
+from eai_gym.evaluate.targets import modes_of
+from eai_gym.scoring.score import score
 
 from .conftest import read_json
 
@@ -50,7 +51,7 @@ def fake_llm():
 
 
 def gold_of(spec: registry.ModeSpec, identifier: str):
-    gold = {str(it["identifier"]): it["llm_output"] for it in registry.load(spec.gold)(
+    gold = {str(it["identifier"]): it["llm_output"] for it in spec.gold_items(
         {o.name: o.default for o in spec.options})}
     parts = identifier.split("_")
     return next(gold[k] for k in ("_".join(parts[i:]) for i in range(len(parts))) if k in gold)
@@ -72,7 +73,8 @@ def test_evaluate_against_the_fake_llm(tmp_path, fake_llm, world, mode):
         replies = read_json(run / "replies.json")
         assert replies[0]["llm_output"] == gold_of(spec, replies[0]["identifier"])  # the task's gold output
         options = {o.name: o.default for o in spec.options}
-        assert result["summary"] == score_items(spec, replies, spec.default_protocol, options, "replies.json")["summary"]
+        scored = score(spec, spec.default_protocol, options, items=replies, paths=["replies.json"])[0]
+        assert result["summary"] == scored["summary"]
         assert result["tasks"][0].get("status") not in ("invalid_input", "format_error", "evaluation_error")
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from eai_gym.metrics.eai_goal_interpretation import confusion_metrics, precision_recall_f1, rate, virtualhome_summary
+from eai_gym.eai.goal_summary import confusion_metrics, precision_recall_f1, rate, virtualhome_summary
 
 
 def test_virtualhome_ratios_and_zero_cases() -> None:

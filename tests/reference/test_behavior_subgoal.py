@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from eai_gym.envs.behavior.tasks import goal_conditions
-from eai_gym.metrics.eai_behavior_subgoal import goal_counts
+from eai_gym.scoring.behavior.subgoal_goals import goal_counts
 from eai_gym.scoring.behavior.subgoal_decomposition import score_items
 
 DATA = Path(__file__).parent / "data" / "behavior"

@@ -16,10 +16,12 @@ import pytest
 
 from eai_gym.logic.pddl_logic_score import logic_score, max_bipartite_matching
 from eai_gym.logic.pddl_operators import OperatorFormatError, complete_domain, extract_operators
-from eai_gym.scoring.behavior import transition_modeling as bt
-from eai_gym.scoring import transition_modeling as tm
-from eai_gym.scoring.virtualhome import transition_modeling as vt
-from eai_gym.scoring.planner import fast_downward_script
+from eai_gym.eai.transition_modeling import world_scorer
+from eai_gym.eai import transition_modeling as tm
+from eai_gym.eai.planner import fast_downward_script
+
+bt = world_scorer("behavior")
+vt = world_scorer("virtualhome")
 
 DATA = Path(__file__).parent / "data" / "transition_modeling"
 WORLDS = {"virtualhome": vt, "behavior": bt}
@@ -110,7 +112,7 @@ def _domain_hash(text: str, n_predicted: int) -> str:
 
 @pytest.mark.parametrize("world", sorted(WORLDS))
 def test_completed_domains_equal_the_reference_domains(world):
-    data = WORLDS[world].world_data()
+    data = WORLDS[world].data()
     hashes = REFERENCE[world]["domains"]
     n = 0
     for model, items in sorted(OUTPUTS[world].items()):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from eai_gym.scoring.virtualhome import score_item, score_items
+from eai_gym.scoring.virtualhome.action_sequencing import score_item, score_items
 from virtualhome_compare import compare_item
 
 DATA = Path(__file__).parent / "data" / "virtualhome"

@@ -24,7 +24,7 @@ def gold_summary(world: str, mode: str, protocol: str) -> dict:
     options = {o.name: o.default for o in spec.options}
     if spec.option("planner"):
         options["planner"] = "builtin"  # planner_success_rate has a value (with none it is null)
-    items = registry.load(spec.gold or "")(options)[:N_GOLD]
+    items = spec.gold_items(options)[:N_GOLD]
     jobs = registry.load(spec.jobs)(items, protocol, options, spec)
     records = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args)
     return jobs.summarize(records)["summary"]

@@ -208,7 +208,7 @@ def valid_items(world: str, mode: str) -> tuple:
     """Valid items of the mode: its packaged gold items (the fact-replay mode, which has none: recorded cases)."""
     spec = registry.mode(world, mode)
     if spec.gold is not None:
-        return tuple(registry.load(spec.gold)(options_of(spec)))
+        return tuple(spec.gold_items(options_of(spec)))
     if (world, mode) == ("rearrange", "facts"):
         with gzip.open(PARTNR, "rt", encoding="utf-8") as f:
             return tuple(c["input"] for c in json.load(f)[:80])

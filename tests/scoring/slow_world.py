@@ -1,7 +1,7 @@
 """A test-only world whose items can be made to take as long as a test wants, the way a planner call does.
 
 Its one mode, ``slow plans``, scores items ``{"identifier": ID, "hold": FLAG_PATH or null}``. An item with a
-``hold`` path runs a "planner" through :func:`eai_gym.scoring.planner.run_planner` (so under the same guard as
+``hold`` path runs a "planner" through :func:`eai_gym.eai.planner.run_planner` (so under the same guard as
 Fast Downward): a Python process that, while the flag file exists, keeps a child of its own sleeping and waits.
 So a run holds as long as the test keeps the flag, with planner processes (a process and its child) to stop; once
 the flag is removed, the same items finish at once. ``python slow_world.py ARGS`` is ``eai-gym ARGS`` with this
@@ -30,7 +30,7 @@ while os.path.exists(sys.argv[1]):
 
 
 def score_unit(ctx: tuple, item: Any) -> dict:
-    from eai_gym.scoring.planner import run_planner
+    from eai_gym.eai.planner import run_planner
 
     ident = item.get("identifier") if isinstance(item, Mapping) else None
     record: dict[str, Any] = {"identifier": ident, "status": "evaluated", "message": "", "held": False}
@@ -55,7 +55,7 @@ TASK_SET = SimpleNamespace(ids=lambda: [], names=lambda: [], card=lambda t: {}, 
 
 WORLD = registry.WorldSpec(
     name="slow", title="items that take as long as a flag file exists (tests)", envs=(), task_set=f"{HERE}:TASK_SET",
-    modes=(registry.ModeSpec("slow", "plans", "run a held planner per item", ("fixed",), f"{HERE}:plans_jobs",
+    modes=(registry.ModeSpec("plans", "run a held planner per item", ("fixed",), f"{HERE}:plans_jobs",
                              inputs="one JSON file of {identifier, hold} items"),),
 )
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from eai_gym.cli import main
+from eai_gym.envs.alfworld import progress as p
 from eai_gym.metrics import alfworld_progress as m
 from eai_gym.scoring.alfworld.commands import score_items
 
@@ -27,7 +28,7 @@ def test_agentquest_progress_matches_the_reference_runs():
     for case, run, rows in _runs():
         steps = [{"action": r["command"], "obs": r["obs"], "won": r["won"], "admissible": r["admissible"],
                   "plan_length": len(r["planner_plan"])} for r in rows]
-        ours = m.agentquest_progress(steps)
+        ours = p.agentquest_progress(steps)
         if not rows[0]["planner_plan"]:  # won at reset: AgentQuest gives 0.0; the kit harness divides by 1
             assert set(ours) <= {0.0}
             continue
@@ -57,24 +58,24 @@ def test_fsm_heat_is_agentquests_and_the_dialect_hazard():
     old = _steps([("take apple 1 from fridge 1", "You pick up the apple 1 from the fridge 1."),
                   ("heat apple 1 with microwave 1", "You heat the apple 1 using the microwave 1."),
                   ("put apple 1 in/on garbagecan 1", "You put the apple 1 in/on the garbagecan 1.")])
-    res = m.fsm_progress("pick_heat_then_place_in_recep", old, "apple", "garbagecan")
+    res = p.fsm_progress("pick_heat_then_place_in_recep", old, "apple", "garbagecan")
     assert res["quantitative"] == [0.25, 0.75, 1.0] and res["qualitative"][-1] == "object placed correctly"
     new = _steps([("take apple 1 from fridge 1", "You pick up the apple 1 from the fridge 1."),
                   ("heat apple 1 with microwave 1", "You heat the apple 1 using the microwave 1."),
                   ("move apple 1 to garbagecan 1", "You move the apple 1 to the garbagecan 1.")])
-    assert m.fsm_progress("pick_heat_then_place_in_recep", new, "apple", "garbagecan")["quantitative"][-1] == 0.75
-    assert m.fsm_progress("pick_heat_then_place_in_recep", new, "apple", "garbagecan",
+    assert p.fsm_progress("pick_heat_then_place_in_recep", new, "apple", "garbagecan")["quantitative"][-1] == 0.75
+    assert p.fsm_progress("pick_heat_then_place_in_recep", new, "apple", "garbagecan",
                           dialect_aware=True)["quantitative"][-1] == 1.0
-    for task in m.FSMS:
-        assert m.fsm_progress(task, new, "apple", "garbagecan")["quantitative"][0] >= 0.0
+    for task in p.FSMS:
+        assert p.fsm_progress(task, new, "apple", "garbagecan")["quantitative"][0] >= 0.0
 
 
 def test_agentboard_progress_and_grounding():
-    goals = m.agentboard_subgoals("pick_and_place_simple", "Apple", "CounterTop", "")
+    goals = p.agentboard_subgoals("pick_and_place_simple", "Apple", "CounterTop", "")
     steps = _steps([("go to fridge 1", "You arrive at loc 4. The fridge 1 is open. In it, you see a apple 1."),
                     ("take apple 1 from fridge 1", "You pick up the apple 1 from the fridge 1."),
                     ("put apple 1 on countertop 1", "You put the apple 1 in/on the countertop 1.")], won_last=True)
-    assert m.agentboard_progress(steps, goals) == pytest.approx([1 / 3, 2 / 3, 1.0])
+    assert p.agentboard_progress(steps, goals) == pytest.approx([1 / 3, 2 / 3, 1.0])
     steps[0]["admissible"] = ["go to fridge 1"]
     steps[1]["admissible"] = ["look"]  # "take ..." was not admissible in the state it was sent in
     steps[2]["admissible"] = ["put apple 1 in/on countertop 1"]  # "put ... on ..." reads as "in/on"

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from eai_gym.envs.behavior.subgoals import Translator, combined, sample_path, tl_name
 from eai_gym.envs.behavior.tasks import load_task, task_ids, task_record
 from eai_gym.logic import tl
-from eai_gym.metrics.eai_behavior_subgoal import summarize_behavior_subgoal
+from eai_gym.eai.behavior_subgoal_summary import summarize_behavior_subgoal
+from eai_gym.scoring.behavior.subgoal_goals import reference_initial_counts
 from eai_gym.scoring.behavior.subgoal_decomposition import read_subgoals, reference_assignment, resolve, score_items
 
 DATA = Path(__file__).parents[1] / "reference" / "data" / "behavior"
@@ -114,7 +115,7 @@ def test_identifiers_and_reference_scan():
     assert res["summary"]["trajectory_evaluation"]["grammar_error"]["parsing"] == 1.0
     ref = score_items(res and [{"identifier": WOOD, "llm_output": plan()}], "eai-1.0.5")
     assert ref["summary"]["trajectory_evaluation"]["grammar_error"]["parsing"] == 1.0
-    assert summarize_behavior_subgoal([])["goal_evaluation"]["state_goal"] == 0
+    assert summarize_behavior_subgoal([], reference_initial_counts)["goal_evaluation"]["state_goal"] == 0
 
 
 def test_fixed_is_deterministic_and_never_less_successful():

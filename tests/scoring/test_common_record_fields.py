@@ -23,7 +23,7 @@ def records_of(world: str, mode: str, protocol: str) -> list[dict]:
     options = {o.name: o.default for o in spec.options}
     if spec.option("planner"):
         options["planner"] = "none"
-    items = registry.load(spec.gold or "")(options)[:N_GOLD] + [{"identifier": "no_such_task", "llm_output": 3}, 7]
+    items = spec.gold_items(options)[:N_GOLD] + [{"identifier": "no_such_task", "llm_output": 3}, 7]
     jobs = registry.load(spec.jobs)(items, protocol, options, spec)
     return run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args)
 
@@ -67,7 +67,7 @@ def test_alfworld_and_rearrange_records_name_the_first_failure():
 
 
 def test_subgoal_records_type_their_outcome():
-    from eai_gym.scoring.eai_subgoal_output import with_plan_fields
+    from eai_gym.eai.subgoal_output import with_plan_fields
 
     assert with_plan_fields({"category": "NotParseable"})["error_type"] == "parsing"
     assert with_plan_fields({"category": "Hallucination"})["error_type"] == "hallucination"

@@ -162,7 +162,7 @@ def test_an_interrupted_run_stops_everything_keeps_what_finished_and_resumes(tmp
 
 # ------------------------------------------------------------------------------ the real planner
 def fast_downward() -> None:
-    from eai_gym.scoring.planner import fast_downward_script
+    from eai_gym.eai.planner import fast_downward_script
 
     if fast_downward_script() is None:
         pytest.skip("needs Fast Downward (pip install 'eai-gym[planner]')")
@@ -206,7 +206,7 @@ CALLER = """
 import sys
 sys.path.insert(0, sys.argv[1])
 import slow_world
-from eai_gym.scoring.planner import run_planner
+from eai_gym.eai.planner import run_planner
 run_planner([sys.executable, "-c", slow_world.HOLD, sys.argv[2]], sys.argv[3], 600.0)
 """
 
@@ -239,7 +239,7 @@ def test_a_planner_killed_with_its_guard_ends_too(tmp_path, token):
 def test_a_planner_call_s_timeout_ends_the_planner_and_its_children(tmp_path, token):
     from slow_world import HOLD
 
-    from eai_gym.scoring.planner import run_planner
+    from eai_gym.eai.planner import run_planner
 
     flag = tmp_path / "hold"
     flag.write_text("")

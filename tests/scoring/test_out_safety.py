@@ -84,7 +84,7 @@ def test_an_unwritable_out_is_refused_before_scoring(tmp_path, capsys, monkeypat
     out = {"proc": "/proc/eai-gym-test/results.json", "under_a_file": str(tmp_path / "a_file" / "r.json"),
            "a_folder": str(tmp_path)}[where]
     scored = []
-    monkeypatch.setattr("eai_gym.cli._map", lambda *a, **k: scored.append(1))
+    monkeypatch.setattr("eai_gym.scoring.score.score", lambda *a, **k: scored.append(1))
     msg = refused(capsys, ["score", "virtualhome", str(plans), "--out", out], plans)
     assert msg.startswith(f"eai-gym: cannot write the results to {out}") and not scored
     if where != "a_folder":  # the records streamed with --jsonl too

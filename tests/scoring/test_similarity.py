@@ -74,7 +74,7 @@ def test_cli_similarity_mode(world, tmp_path, capsys):
 
 def test_action_scorers_carry_similarity(tmp_path):
     from eai_gym.scoring.behavior import score_item as beh
-    from eai_gym.scoring.virtualhome import score_item as vh
+    from eai_gym.scoring.virtualhome.action_sequencing import score_item as vh
 
     item = gold_items("virtualhome")[0]
     assert vh(item)["similarity"]["lcs"] == 1.0

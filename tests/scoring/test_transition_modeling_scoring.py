@@ -11,12 +11,14 @@ from hypothesis import strategies as st
 
 from eai_gym.logic.pddl_logic_score import logic_score
 from eai_gym.logic.pddl_operators import OperatorFormatError, complete_domain, extract_operators, parse_condition
-from eai_gym.scoring.behavior import transition_modeling as bt
-from eai_gym.scoring import transition_modeling as tm
-from eai_gym.scoring.virtualhome import transition_modeling as vt
-from eai_gym.scoring.builtin_planner import BuiltinPlanner
-from eai_gym.scoring.planner import PLANNER_HINT, FastDownward, fast_downward_script
+from eai_gym.eai.transition_modeling import world_scorer
+from eai_gym.eai import transition_modeling as tm
+from eai_gym.eai.builtin_planner import BuiltinPlanner
+from eai_gym.eai.planner import PLANNER_HINT, FastDownward, fast_downward_script
 from eai_gym.scoring.runner import run_items
+
+bt = world_scorer("behavior")
+vt = world_scorer("virtualhome")
 
 needs_fd = pytest.mark.skipif(fast_downward_script() is None, reason="Fast Downward not installed (eai-gym[planner])")
 
@@ -28,7 +30,7 @@ def _reply(ops: str) -> str:
 def test_gold_operators_score_perfectly_in_both_worlds():
     for mod in (vt, bt):
         items = mod.gold_items()
-        assert len(items) == len(mod.world_data().task_ids)
+        assert len(items) == len(mod.data().task_ids)
         for protocol in ("eai-1.0.5", "fixed"):
             records = [mod.score_item(x, protocol) for x in items]
             out = mod.summarize(records, protocol)
@@ -53,7 +55,7 @@ def test_malformed_items_are_error_records_and_the_rest_is_scored():
 
 
 def test_unreadable_replies_are_format_errors():
-    ident = vt.world_data().task_ids[0]
+    ident = vt.data().task_ids[0]
     for text in ['{"answer": "(:action walk_towards"}', '[1, 2]',
                  "(:action walk_towards :parameters (?c - character :precondition (a) :effect (b)"]:
         rec = vt.score_item({"identifier": ident, "llm_output": text}, "eai-1.0.5")
@@ -65,7 +67,7 @@ def test_unreadable_replies_are_format_errors():
 
 def test_hallucinated_operators_are_counted_and_not_scored():
     ident = "975_2"  # gold operators: walk_towards only
-    ops = vt.world_data().gold_operators
+    ops = vt.data().gold_operators
     text = "".join(f"(:action {n} :parameters {ops[n]['action_parameters']} :precondition "
                    f"{ops[n]['action_preconditions']} :effect {ops[n]['action_effects']})"
                    for n in ("walk_towards", "grab"))
@@ -111,7 +113,7 @@ def test_unknown_protocol_and_planner_are_refused():
 def test_jobs_on_two_workers_equal_the_serial_records():
     items = [x for x in json.loads(json.dumps(bt.gold_items()[:6]))]
     items[2]["llm_output"] = "{}"
-    jobs = bt.transition_modeling_jobs(items, "eai-1.0.5", "none")
+    jobs = bt.jobs(items, "eai-1.0.5", "none")
     serial = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args, workers=1)
     parallel = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args, workers=2)
     assert serial == parallel
@@ -123,7 +125,7 @@ def test_jobs_on_two_workers_equal_the_serial_records():
 def test_planner_solves_gold_domains_and_names_its_version(planner, version):
     for mod in (vt, bt):
         items = mod.gold_items()[:2]
-        jobs = mod.transition_modeling_jobs(items, "fixed", planner)
+        jobs = mod.jobs(items, "fixed", planner)
         records = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args, workers=2)
         out = jobs.summarize(records)
         assert [r["planner"]["verdict"] for r in records] == ["solved", "solved"]
@@ -133,7 +135,7 @@ def test_planner_solves_gold_domains_and_names_its_version(planner, version):
 
 @needs_fd
 def test_fast_downward_timeout_and_unreadable_domain_are_item_verdicts():
-    data = vt.world_data()
+    data = vt.data()
     ident = data.task_ids[0]
     fd = FastDownward()
     slow = fd.solve(data.base_domain + ")", data.problems[ident], timeout=0.001)
@@ -173,7 +175,7 @@ def test_no_reply_crashes_the_scorer(text):
 
 
 def test_builtin_planner_verdicts_unreadable_unsolvable_and_timeout():
-    data = vt.world_data()
+    data = vt.data()
     ident = data.task_ids[0]
     planner = BuiltinPlanner()
     gold = complete_domain(data.base_domain, {}, data.gold_operators)

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from eai_gym.envs.virtualhome import VirtualHomeEnv, gold_plan_json, task_ids
-from eai_gym.scoring.virtualhome import score_item, score_items
+from eai_gym.scoring.virtualhome.action_sequencing import score_item, score_items
 
 RECORD_KEYS = {"identifier", "status", "executable", "error_type", "error_action", "success", "goal",
                "runtime_errors", "actions", "executed", "message", "counts", "similarity"}

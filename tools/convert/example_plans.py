@@ -47,7 +47,7 @@ def _both_protocols(world: str, mode: str) -> set[str]:
 
     spec = registry.mode(world, mode)
     options = {o.name: o.default for o in spec.options}
-    items = registry.load(spec.gold or "")(options)
+    items = spec.gold_items(options)
     keep: set[str] | None = None
     for protocol in spec.protocols:
         jobs = registry.load(spec.jobs)(items, protocol, options, spec)

@@ -46,7 +46,7 @@ def _cuttable(tid: str) -> str | None:
 
 
 def _entries(llm_output: str) -> list[str] | None:
-    from eai_gym.scoring.eai_subgoal_output import NotParseable, output_entries
+    from eai_gym.eai.subgoal_output import NotParseable, output_entries
 
     try:
         return list(output_entries(llm_output, llm_output.strip().replace("}}", "}")))

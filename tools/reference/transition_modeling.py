@@ -123,7 +123,7 @@ def canonical_domain_hash(text: str, n_predicted: int) -> str:
 
 
 def domains(world: str, directory: str) -> None:
-    from eai_gym.scoring.transition_modeling import read_reply
+    from eai_gym.eai.transition_modeling import read_reply
 
     path = os.path.join(OUT, f"reference_{world}.json.gz")
     doc = read_gz(path)

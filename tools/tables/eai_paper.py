@@ -176,11 +176,12 @@ def reference_summaries() -> dict:
 
 def gym_summaries(planner: str) -> dict:
     """The same, computed now by eai-gym with ``protocol="eai-1.0.5"`` on the published outputs."""
-    from eai_gym.scoring.behavior import transition_modeling as bt
+    from eai_gym.eai.transition_modeling import world_scorer
     from eai_gym.scoring.runner import run_items
     from eai_gym.scoring.virtualhome import goal_interpretation as gi
-    from eai_gym.scoring.virtualhome import transition_modeling as vt
     from tools.reference.published_runs import inputs, score
+
+    bt, vt = world_scorer("behavior"), world_scorer("virtualhome")
 
     out: dict = {}
     gi_inputs = read_gz(os.path.join(REF, "goal_interpretation", "published_virtualhome_inputs.json.gz"))["models"]
@@ -192,7 +193,7 @@ def gym_summaries(planner: str) -> dict:
         outputs = read_gz(os.path.join(REF, "transition_modeling", f"outputs_{w}.json.gz"))
         out[("transition_modeling", w)] = {}
         for m, items in outputs.items():
-            jobs = mod.transition_modeling_jobs(items, "eai-1.0.5", planner)
+            jobs = mod.jobs(items, "eai-1.0.5", planner)
             records = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args, workers=1)
             out[("transition_modeling", w)][m] = jobs.summarize(records)["summary"]
     return out

@@ -24,10 +24,13 @@ import json
 import os
 import sys
 
-from eai_gym.scoring.behavior import transition_modeling as bt
+from eai_gym.eai.transition_modeling import world_scorer
+
 from eai_gym.scoring.runner import run_items
-from eai_gym.scoring.virtualhome import transition_modeling as vt
 from tools.common import REFERENCE_DATA
+
+bt = world_scorer("behavior")
+vt = world_scorer("virtualhome")
 
 DATA = os.path.join(REFERENCE_DATA, "transition_modeling")
 WORLDS = {"virtualhome": vt, "behavior": bt}
@@ -93,10 +96,10 @@ def main(argv: list[str] | None = None) -> int:
         timeout = {} if a.planner_timeout is None else {"planner_timeout": a.planner_timeout}
         known = reference_verdicts(doc, base) if a.planner != "none" else {}
         planned = [x for x in items if x["identifier"] in known] if a.known_only else items
-        jobs = mod.transition_modeling_jobs(planned, a.protocol, a.planner, **timeout)
+        jobs = mod.jobs(planned, a.protocol, a.planner, **timeout)
         records = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args, workers=a.workers)
         if len(planned) < len(items):  # the logic scores of every reply; the planner only where it is compared
-            logic_jobs = mod.transition_modeling_jobs(items, a.protocol, "none")
+            logic_jobs = mod.jobs(items, a.protocol, "none")
             logic_records = run_items(logic_jobs.fn, logic_jobs.units, init=logic_jobs.init,
                                       init_args=logic_jobs.init_args, workers=a.workers)
             ours = logic_jobs.summarize(logic_records)["summary"]["overall"]

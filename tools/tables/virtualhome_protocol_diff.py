@@ -12,7 +12,7 @@ import argparse
 import sys
 
 from eai_gym.envs.virtualhome.tasks import gold_plan_json, load_task, task_ids
-from eai_gym.scoring.virtualhome import score_item
+from eai_gym.scoring.virtualhome.action_sequencing import score_item
 
 
 def attribute(ref: dict, fix: dict, plan: str, task_id: str) -> list[str]:

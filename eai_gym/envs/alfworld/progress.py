@@ -1,6 +1,16 @@
 """ALFWorld's progress measures per step: AgentQuest's oracle progress and FSM progress, AgentBoard's subgoal
-progress (re-exported with the other ALFWorld metrics by :mod:`eai_gym.metrics.alfworld_progress`, which
-documents them). They live with the world because the env's ``progress_report`` hook computes them online.
+progress. Pure functions over a trajectory of steps; they live with the world because the env's
+``progress_report`` hook computes them online (the other ALFWorld trajectory metrics are in
+:mod:`eai_gym.metrics.alfworld_progress`).
+
+A step is ``{"action": str, "obs": str, "won": bool, "admissible": [...], "plan_length": int}`` where
+``admissible`` and ``plan_length`` describe the state *after* the action (step 0: ``action`` None,
+the state after reset). See ``reference/docs/agentquest_alfworld_progress.md`` and the reference
+notes on AgentQuest (@63e91a1) and AgentBoard (@bb7255e).
+
+Version hazard, reproduced: AgentQuest's FSM and AgentBoard's pick-two subgoal look for the pre-0.4
+texts (``put``, ``You put the ...``), so on ``dialect="0.4"`` transcripts they never fire.
+``dialect_aware=True`` also accepts the 0.4 texts (``move``, ``You move the X to the Y.``).
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ WORLD = WorldSpec(
                   play="eai_gym.envs.alfworld.splits:play_seen"),
     ),
     modes=(
-        ModeSpec("alfworld", "commands", "replay each game's commands: success and every progress metric", ("fixed",),
+        ModeSpec("commands", "replay each game's commands: success and every progress metric", ("fixed",),
                  f"{SCORING}:commands_jobs", gold=f"{SCORING}:commands_gold", options=(DIALECT,),
                  record_options=("dialect",), inputs=COMMANDS_INPUT,
                  summary_keys=(SummaryKey("success_rate"), SummaryKey("avg_progress_rate"),
@@ -37,7 +37,7 @@ WORLD = WorldSpec(
                  summary_units=(("*games", "count"), ("invalid_input", "count"), ("*avg_steps", "steps"),
                                 ("*", "fraction")),
                  plan_records=True),
-        similarity_mode("alfworld", ("fixed",), f"{SCORING}:similarity_gold", f"{SCORING}:similarity_actions",
+        similarity_mode(("fixed",), f"{SCORING}:similarity_gold", f"{SCORING}:similarity_actions",
                         f"{SCORING}:gold_actions", inputs=COMMANDS_INPUT, options=(DIALECT,)),
     ),
 )

@@ -15,7 +15,8 @@ import numpy as np
 
 from ...core import Action
 from ...core.catalogue import LazyCatalogue
-from .actions import ACTIONS, TWO_OBJECTS, to_text
+from ...eai.behavior_syntax import to_text
+from .actions import ACTIONS, TWO_OBJECTS
 from .place_mask import VERBS, verb_of
 from .state import HANDS
 

@@ -15,23 +15,14 @@ text (both are accepted for symmetry with VirtualHome).
 
 from __future__ import annotations
 
-import gzip
 import json
-from functools import lru_cache
-from importlib import resources
+from typing import Any
 
+from ...eai.behavior_prompt_data import prompt_data
 from .tasks import task_record
 
 MODULES = ("goal_interpretation", "action_sequencing", "subgoal_decomposition", "transition_modeling")
 PROTOCOLS = ("fixed", "eai-1.0.5")
-
-
-@lru_cache(maxsize=1)
-def prompt_data() -> dict:
-    """The packaged templates, goal-interpretation inputs and shipped prompts (``prompts.json.gz``)."""
-    ref = resources.files("eai_gym.data") / "behavior" / "prompts.json.gz"
-    with ref.open("rb") as f:
-        return json.loads(gzip.decompress(f.read()))
 
 
 def goal_interpretation(task_name: str, demo: str) -> str:
@@ -108,18 +99,7 @@ def build_prompts(module: str, protocol: str = "fixed", task_ids: list[str] | No
     return out
 
 
-# ------------------------------------------------------------------------------ the registry's prompt slots
-def goal_interpretation_prompts(protocol: str, options: dict | None = None) -> list[dict]:
-    return build_prompts("goal_interpretation", protocol)
-
-
-def action_sequencing_prompts(protocol: str, options: dict | None = None) -> list[dict]:
-    return build_prompts("action_sequencing", protocol)
-
-
-def subgoal_decomposition_prompts(protocol: str, options: dict | None = None) -> list[dict]:
-    return build_prompts("subgoal_decomposition", protocol)
-
-
-def transition_modeling_prompts(protocol: str, options: dict | None = None) -> list[dict]:
-    return build_prompts("transition_modeling", protocol)
+# ------------------------------------------------------------------------------ the registry's prompts entry
+def mode_prompts(protocol: str, options: Any, mode: Any) -> list[dict]:
+    """The prompts of the EAI module a mode scores (``mode.name``; the registry's ``prompts`` entry point)."""
+    return build_prompts(mode.name, protocol)

@@ -4,7 +4,7 @@ Light on purpose: importing it imports neither Gymnasium nor the world nor its d
 """
 
 from ...registry import EnvSpec, ModeSpec, Option, SplitSpec, SummaryKey, WorldSpec, similarity_mode
-from ..eai_options import (ALL_FRACTION, ALL_PERCENT, EAI_KEYS, GOAL_COUNTS_AND_FRACTIONS, PLANNER, PLANNER_TIMEOUT,
+from ...eai.options import (ALL_FRACTION, ALL_PERCENT, EAI_KEYS, GOAL_COUNTS_AND_FRACTIONS, PLANNER, PLANNER_TIMEOUT,
                            PROTOCOLS, SEED)
 
 SCORING = "eai_gym.scoring.behavior.modes"
@@ -23,27 +23,28 @@ WORLD = WorldSpec(
     agent_prompt="eai_gym.envs.behavior.agent_prompt",
     splits=(SplitSpec("eval", "eval", "EAI's 100 BEHAVIOR activities: an evaluation set (EAI has no training split)"),),
     modes=(
-        ModeSpec("behavior", "action_sequencing", "replay each output's action list through the world",
+        ModeSpec("action_sequencing", "replay each output's action list through the world",
                  PROTOCOLS, f"{SCORING}:action_jobs", gold=f"{SCORING}:action_gold",
-                 prompts=f"{PROMPTS}:action_sequencing_prompts", options=(INITIAL_STATE,),
+                 prompts=f"{PROMPTS}:mode_prompts", options=(INITIAL_STATE,),
                  record_options=("initial_state",),
                  summary_keys=EAI_KEYS, summary_units=ALL_FRACTION, plan_records=True, gold_notes=GOLD_NOTES),
-        ModeSpec("behavior", "subgoal_decomposition", "expand each output's subgoals into actions and replay them",
+        ModeSpec("subgoal_decomposition", "expand each output's subgoals into actions and replay them",
                  PROTOCOLS, f"{SCORING}:subgoal_jobs", gold=f"{SCORING}:subgoal_gold",
-                 prompts=f"{PROMPTS}:subgoal_decomposition_prompts", options=(SEED, INITIAL_STATE),
+                 prompts=f"{PROMPTS}:mode_prompts", options=(SEED, INITIAL_STATE),
                  record_options=("seed", "initial_state"),
                  summary_keys=EAI_KEYS, summary_units=ALL_FRACTION, plan_records=True, gold_notes=SUBGOAL_GOLD_NOTES),
-        ModeSpec("behavior", "goal_interpretation", "compare each output's goal conditions with the task's gold goals",
+        ModeSpec("goal_interpretation", "compare each output's goal conditions with the task's gold goals",
                  PROTOCOLS, f"{SCORING}:goal_interpretation_jobs", gold=f"{SCORING}:goal_interpretation_gold",
-                 prompts=f"{PROMPTS}:goal_interpretation_prompts",
+                 prompts=f"{PROMPTS}:mode_prompts",
                  summary_keys=(SummaryKey("overall.overall_confusion_metrics.f1_score"),),
                  summary_units=GOAL_COUNTS_AND_FRACTIONS),
-        ModeSpec("behavior", "transition_modeling", "score each output's PDDL operators (logic scores) and plan with them",
-                 PROTOCOLS, "eai_gym.scoring.behavior.transition_modeling:SCORER.mode_jobs",
-                 gold="eai_gym.scoring.behavior.transition_modeling:SCORER.mode_gold",
-                 prompts=f"{PROMPTS}:transition_modeling_prompts", options=(PLANNER, PLANNER_TIMEOUT),
-                 record_options=("planner", "planner_timeout"), summary_units=ALL_PERCENT),
-        similarity_mode("behavior", PROTOCOLS, f"{SCORING}:action_gold", f"{SCORING}:similarity_actions",
+        ModeSpec("transition_modeling", "score each output's PDDL operators (logic scores) and plan with them",
+                 PROTOCOLS, "eai_gym.eai.transition_modeling:mode_jobs",
+                 gold="eai_gym.eai.transition_modeling:mode_gold",
+                 prompts=f"{PROMPTS}:mode_prompts", options=(PLANNER, PLANNER_TIMEOUT),
+                 record_options=("planner", "planner_timeout"),
+                 parameters=(("planner_timeout", 200.0),), summary_units=ALL_PERCENT),
+        similarity_mode(PROTOCOLS, f"{SCORING}:action_gold", f"{SCORING}:similarity_actions",
                         f"{SCORING}:gold_actions"),
     ),
 )

@@ -23,7 +23,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from ..behavior.prompts import prompt_data
+from ...eai.behavior_prompt_data import prompt_data
 from .data import activity_names, activity_record
 from .interpretation import edge_states, goal_groundings, legal_objects, node_states
 from .kb import activity_kb
@@ -246,10 +246,7 @@ def build_prompts(module: str, task_ids: list[str] | None = None) -> list[dict]:
     return [{"identifier": a, "llm_prompt": make(a)} for a in names]
 
 
-# ------------------------------------------------------------------------------ the registry's prompt slots
-def action_sequencing_prompts(protocol: str, options: dict | None = None) -> list[dict]:
-    return build_prompts("action_sequencing")
-
-
-def goal_interpretation_prompts(protocol: str, options: dict | None = None) -> list[dict]:
-    return build_prompts("goal_interpretation")
+# ------------------------------------------------------------------------------ the registry's prompts entry
+def mode_prompts(protocol: str, options: Any, mode: Any) -> list[dict]:
+    """The prompts of the EAI module a mode scores (``mode.name``; the registry's ``prompts`` entry point)."""
+    return build_prompts(mode.name)

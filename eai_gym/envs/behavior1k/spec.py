@@ -23,20 +23,20 @@ WORLD = WorldSpec(
     agent_prompt="eai_gym.envs.behavior1k.agent_prompt",
     splits=(SplitSpec("eval", "eval", "BEHAVIOR-1K's 1,016 bddl 3.6.0 activities: the benchmark's tasks, for evaluation (no training split ships)"),),
     modes=(
-        ModeSpec("behavior1k", "action_sequencing", "replay each output's action list through the symbolic world",
+        ModeSpec("action_sequencing", "replay each output's action list through the symbolic world",
                  PROTOCOLS, f"{SCORING}:action_jobs", gold=f"{SCORING}:action_gold", inputs=BEHAVIOR_INPUT,
-                 prompts=f"{PROMPTS}:action_sequencing_prompts",
+                 prompts=f"{PROMPTS}:mode_prompts",
                  summary_keys=(SummaryKey("goal_evaluation.task_success_rate"),
                                SummaryKey("trajectory_evaluation.execution_success_rate")),
                  summary_units=(("items", "count"), ("successes", "count"), ("executable", "count"), ("*", "fraction")),
                  plan_records=True, gold_notes="docs/behavior1k.md, 'Gold plans and scoring'"),
-        ModeSpec("behavior1k", "goal_interpretation", "compare each output's goal conditions with the activity's "
+        ModeSpec("goal_interpretation", "compare each output's goal conditions with the activity's "
                  ":goal, as EAI scores BEHAVIOR goal interpretation", GI_PROTOCOLS,
                  f"{SCORING}:goal_interpretation_jobs", gold=f"{SCORING}:goal_interpretation_gold", inputs=GI_INPUT,
-                 prompts=f"{PROMPTS}:goal_interpretation_prompts",
+                 prompts=f"{PROMPTS}:mode_prompts",
                  summary_keys=(SummaryKey("overall.overall_confusion_metrics.f1_score"),),
                  summary_units=(("*.num_*", "count"), ("*_num", "count"), ("*", "fraction"))),
-        similarity_mode("behavior1k", PROTOCOLS, f"{SCORING}:action_gold", f"{SCORING}:similarity_actions",
+        similarity_mode(PROTOCOLS, f"{SCORING}:action_gold", f"{SCORING}:similarity_actions",
                         f"{SCORING}:gold_actions", inputs=BEHAVIOR_INPUT),
     ),
 )

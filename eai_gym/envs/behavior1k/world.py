@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any, Sequence, overload
 
 from ...core import Action, ActionError, ErrorType, GoalStatus, Outcome, Task, Trajectory
-from ..behavior.actions import parse_step
+from ...eai.behavior_syntax import parse_step
 from .data import activity_names, activity_record
 from .dynamics import HANDLERS, Failure, Handler, apply
 from .dynamics_added import ADDED

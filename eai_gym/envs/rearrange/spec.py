@@ -20,12 +20,12 @@ WORLD = WorldSpec(
     agent_prompt="eai_gym.envs.rearrange.agent_prompt",
     splits=(SplitSpec("val", "eval", "the packaged validation episodes (12 houses, eai-gym's seeded generator): for evaluation; no training episodes ship"),),
     modes=(
-        ModeSpec("rearrange", "facts", "replay per-step world facts through the evaluation engine", PROTOCOLS,
+        ModeSpec("facts", "replay per-step world facts through the evaluation engine", PROTOCOLS,
                  f"{SCORING}:facts_jobs", load_items=f"{SCORING}:facts_items", result=f"{SCORING}:facts_result",
                  inputs="case files and/or folders of cases", multiple_inputs=True,
                  summary_keys=(SummaryKey("task_percent_complete"), SummaryKey("task_state_success")),
                  summary_units=(("n_*", "count"), ("*", "fraction"))),
-        ModeSpec("rearrange", "actions", "replay per-agent skill scripts through the rearrange world", PROTOCOLS,
+        ModeSpec("actions", "replay per-agent skill scripts through the rearrange world", PROTOCOLS,
                  f"{SCORING}:actions_jobs", gold=f"{SCORING}:actions_gold", load_items=f"{SCORING}:actions_items",
                  result=f"{SCORING}:actions_result", inputs=ACTIONS_INPUT,
                  options=(Option("episodes", "the episode file (PARTNR layout; default: the packaged validation set)",
@@ -41,7 +41,7 @@ WORLD = WorldSpec(
                  summary_units=(("*episodes", "count"), ("invalid_input", "count"), ("*error_counts.*", "count"),
                                 ("*num_steps*", "steps"), ("*failed_actions", "number"), ("*", "fraction")),
                  plan_records=True),
-        similarity_mode("rearrange", PROTOCOLS, f"{SCORING}:similarity_gold", f"{SCORING}:similarity_actions",
+        similarity_mode(PROTOCOLS, f"{SCORING}:similarity_gold", f"{SCORING}:similarity_actions",
                         f"{SCORING}:gold_actions", inputs=ACTIONS_INPUT),
     ),
 )

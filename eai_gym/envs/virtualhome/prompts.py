@@ -18,7 +18,7 @@ import gzip
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import Callable
+from typing import Any, Callable
 
 from .tasks import initial_objects, task_record
 
@@ -291,18 +291,7 @@ def _plain_id(task_id: object) -> str:
     return task_id[len("scene_1_"):] if task_id.startswith("scene_1_") else task_id
 
 
-# ------------------------------------------------------------------------------ the registry's prompt slots
-def goal_interpretation_prompts(protocol: str, options: dict | None = None) -> list[dict]:
-    return build_prompts("goal_interpretation", protocol)
-
-
-def action_sequencing_prompts(protocol: str, options: dict | None = None) -> list[dict]:
-    return build_prompts("action_sequencing", protocol)
-
-
-def subgoal_decomposition_prompts(protocol: str, options: dict | None = None) -> list[dict]:
-    return build_prompts("subgoal_decomposition", protocol)
-
-
-def transition_modeling_prompts(protocol: str, options: dict | None = None) -> list[dict]:
-    return build_prompts("transition_modeling", protocol)
+# ------------------------------------------------------------------------------ the registry's prompts entry
+def mode_prompts(protocol: str, options: Any, mode: Any) -> list[dict]:
+    """The prompts of the EAI module a mode scores (``mode.name``; the registry's ``prompts`` entry point)."""
+    return build_prompts(mode.name, protocol)

@@ -4,7 +4,7 @@ Light on purpose: importing it imports neither Gymnasium nor the world nor its d
 """
 
 from ...registry import EnvSpec, ModeSpec, Option, SplitSpec, SummaryKey, WorldSpec, similarity_mode
-from ..eai_options import ALL_FRACTION, ALL_PERCENT, EAI_KEYS, PLANNER, PLANNER_TIMEOUT, PROTOCOLS, SEED
+from ...eai.options import ALL_FRACTION, ALL_PERCENT, EAI_KEYS, PLANNER, PLANNER_TIMEOUT, PROTOCOLS, SEED
 
 SCORING = "eai_gym.scoring.virtualhome.modes"
 PROMPTS = "eai_gym.envs.virtualhome.prompts"
@@ -20,28 +20,29 @@ WORLD = WorldSpec(
     agent_prompt="eai_gym.envs.virtualhome.agent_prompt",
     splits=(SplitSpec("eval", "eval", "EAI's 342 VirtualHome tasks: an evaluation set (EAI has no training split)"),),
     modes=(
-        ModeSpec("virtualhome", "action_sequencing", "replay each output's action script through the world",
-                 PROTOCOLS, f"{SCORING}:action_jobs", gold=f"{SCORING}:action_gold",
-                 prompts=f"{PROMPTS}:action_sequencing_prompts",
+        ModeSpec("action_sequencing", "replay each output's action script through the world",
+                 PROTOCOLS, "eai_gym.scoring.virtualhome.action_sequencing:jobs", gold=f"{SCORING}:action_gold",
+                 prompts=f"{PROMPTS}:mode_prompts",
                  options=(Option("gold_shortcut", "count plans identical to the gold script as executable without "
                                                   "simulating them (default: on for eai-1.0.5, off for fixed)",
                                  choices=("on", "off")),),
                  summary_keys=EAI_KEYS, summary_units=ALL_PERCENT, plan_records=True, gold_notes=GOLD_NOTES),
-        ModeSpec("virtualhome", "subgoal_decomposition", "expand each output's subgoals into actions and replay them",
-                 PROTOCOLS, f"{SCORING}:subgoal_jobs", gold=f"{SCORING}:subgoal_gold",
-                 prompts=f"{PROMPTS}:subgoal_decomposition_prompts", options=(SEED,),
+        ModeSpec("subgoal_decomposition", "expand each output's subgoals into actions and replay them",
+                 PROTOCOLS, "eai_gym.scoring.virtualhome.subgoal_decomposition:jobs", gold=f"{SCORING}:subgoal_gold",
+                 prompts=f"{PROMPTS}:mode_prompts", options=(SEED,),
                  record_options=("seed",),
                  summary_keys=EAI_KEYS, summary_units=ALL_FRACTION, plan_records=True, gold_notes=SUBGOAL_GOLD_NOTES),
-        ModeSpec("virtualhome", "goal_interpretation", "compare each output's goal conditions with the task's gold goals",
+        ModeSpec("goal_interpretation", "compare each output's goal conditions with the task's gold goals",
                  PROTOCOLS, f"{SCORING}:goal_interpretation_jobs", gold=f"{SCORING}:goal_interpretation_gold",
-                 prompts=f"{PROMPTS}:goal_interpretation_prompts", summary_keys=(SummaryKey("all_f1"),),
+                 prompts=f"{PROMPTS}:mode_prompts", summary_keys=(SummaryKey("all_f1"),),
                  summary_units=ALL_PERCENT),
-        ModeSpec("virtualhome", "transition_modeling", "score each output's PDDL operators (logic scores) and plan with them",
-                 PROTOCOLS, "eai_gym.scoring.virtualhome.transition_modeling:SCORER.mode_jobs",
-                 gold="eai_gym.scoring.virtualhome.transition_modeling:SCORER.mode_gold",
-                 prompts=f"{PROMPTS}:transition_modeling_prompts", options=(PLANNER, PLANNER_TIMEOUT),
-                 record_options=("planner", "planner_timeout"), summary_units=ALL_PERCENT),
-        similarity_mode("virtualhome", PROTOCOLS, f"{SCORING}:action_gold", f"{SCORING}:similarity_actions",
+        ModeSpec("transition_modeling", "score each output's PDDL operators (logic scores) and plan with them",
+                 PROTOCOLS, "eai_gym.eai.transition_modeling:mode_jobs",
+                 gold="eai_gym.eai.transition_modeling:mode_gold",
+                 prompts=f"{PROMPTS}:mode_prompts", options=(PLANNER, PLANNER_TIMEOUT),
+                 record_options=("planner", "planner_timeout"),
+                 parameters=(("planner_timeout", 100.0),), summary_units=ALL_PERCENT),
+        similarity_mode(PROTOCOLS, f"{SCORING}:action_gold", f"{SCORING}:similarity_actions",
                         f"{SCORING}:gold_actions"),
     ),
 )

@@ -28,7 +28,8 @@ from ...envs.alfworld.game import Game, GameError, load_game_folder
 from ...envs.alfworld.generator import eval_game, eval_split
 from ...envs.alfworld.oracle import Oracle
 from ...envs.alfworld.pddl import PddlError
-from ...metrics import alfworld_progress as m
+from ...envs.alfworld.progress import progress_series
+from ...metrics.alfworld_progress import grounding_accuracy, repetition_rate
 from ..items import describe_error, item_identifier, quote, short_repr
 from ..similarity import compare
 
@@ -90,7 +91,7 @@ def game_key(item: Any) -> Any:
 
 
 def trajectory(engine: Engine, commands: Sequence[str], oracle: Oracle | None = None) -> list[dict[str, Any]]:
-    """The steps of ``commands`` from the game's initial state (see :mod:`eai_gym.metrics.alfworld_progress`).
+    """The steps of ``commands`` from the game's initial state (see :mod:`eai_gym.envs.alfworld.progress`).
     What a state gives (its commands, whether it is won, its admissible commands, its plan length) is worked
     out once per state: a long list of commands that revisit states (or change nothing) costs little more per
     command than reading it."""
@@ -143,19 +144,19 @@ def score_item(item: Any, dialect: str = "0.4", theta: float = 1.0) -> dict[str,
     oracle = Oracle(engine)
     steps = trajectory(engine, cmds, oracle)
     gold = oracle.plan(engine.initial_state())
-    series = m.progress_series(game.task_type, game.params, steps)
+    series = progress_series(game.task_type, game.params, steps)
     aq, fsm, ab = series["agentquest"], series["fsm"], series["agentboard"]
     fsm_aware, ab_aware = series["fsm_dialect_aware"], series["agentboard_dialect_aware"]
     n = len(steps) - 1
     rec.update(identifier=ident if ident is not None else game.name, game=game.name, task_type=game.task_type,
                dialect=d, success=bool(steps[-1]["won"]), steps=n, initial_plan_length=steps[0]["plan_length"],
                agentquest_progress=aq, agentquest_progress_final=aq[-1] if aq else 0.0,
-               repetition_rate=m.repetition_rate([s["action"] for s in steps[1:]], n, theta),
+               repetition_rate=repetition_rate([s["action"] for s in steps[1:]], n, theta),
                fsm_progress=fsm, fsm_states=series["fsm_states"], fsm_progress_final=fsm[-1] if fsm else 0.0,
                fsm_progress_final_dialect_aware=fsm_aware[-1] if fsm_aware else 0.0,
                agentboard_progress=ab, agentboard_progress_final=ab[-1] if ab else 0.0,
                agentboard_progress_final_dialect_aware=ab_aware[-1] if ab_aware else 0.0,
-               grounding_accuracy=m.grounding_accuracy(steps), commands_used=n, commands_after_win=len(cmds) - n,
+               grounding_accuracy=grounding_accuracy(steps), commands_used=n, commands_after_win=len(cmds) - n,
                similarity=None if gold is None else compare(list(cmds), gold))
     # every plan mode's fields: each command was admissible; the EAI error type of the first that was not
     failed = next((s["action"] for s in steps[1:] if not s["executed"]), None)

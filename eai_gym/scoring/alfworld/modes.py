@@ -33,7 +33,7 @@ def oracle_commands(game: Any, dialect: str) -> list[str]:
     return Oracle(engine).plan(engine.initial_state()) or []
 
 
-def commands_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
+def commands_gold(options: Mapping[str, Any], mode: Any = None) -> list[dict[str, Any]]:
     """The oracle's shortest command list for every game of the eval split, in ``--dialect``."""
     from ...envs.alfworld.generator import eval_split
 
@@ -57,7 +57,7 @@ def gold_actions(key: str, options: Mapping[str, Any]) -> list[str]:
     return oracle_commands(json.loads(key), options.get("dialect", "0.4"))
 
 
-def similarity_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
+def similarity_gold(options: Mapping[str, Any], mode: Any = None) -> list[dict[str, Any]]:
     """Every eval game's oracle commands, through the similarity gold cache."""
     from ...envs.alfworld.generator import eval_split
     from ..similarity import gold_plan

@@ -11,14 +11,15 @@ from typing import Any, Iterable
 
 from ...core import Action, Episode, ErrorType
 from ...core.errors import UnknownTaskError
-from ...envs.behavior.actions import ACTIONS, TWO_OBJECTS, read_plan
+from ...eai.behavior_syntax import read_plan
+from ...envs.behavior.actions import ACTIONS, TWO_OBJECTS
 from ...envs.behavior.goals import GoalCrash, partial_counts
-from ...envs.behavior.tasks import check_initial_state, load_task
+from ...envs.behavior.tasks import check_initial_state, load_task, task_record
 from ...envs.behavior.world import BehaviorWorld, check_protocol
 from ...logic import json_text
-from ...metrics.eai_summary import summarize_behavior
+from ...eai.action_summary import summarize_behavior
+from ...metrics.plan_similarity import similarity_record
 from ..items import item_identifier, safe_identifier
-from ..similarity import item_similarity
 
 
 class _Invalid(Exception):
@@ -91,11 +92,11 @@ def score_item(item: Any, protocol: str = "fixed", initial_state: str = "calibra
         task = load_task(ident, initial_state)
         if not isinstance(item["llm_output"], str):
             raise _Invalid(f"llm_output must be a string, got {type(item['llm_output']).__name__}")
-        _score(rec, task, item["llm_output"], protocol, world)
+        fixed = _score(rec, task, item["llm_output"], protocol, world)
+        rec["similarity"] = similarity_record(plan_texts(fixed), gold_texts(ident))
     except (_Invalid, UnknownTaskError, GoalCrash) as e:
         rec.update(status="invalid_input", message=str(e), execution_success=False, error_type=None,
-                   error_types=[], all_goal_satisfied=False, execution_info=[])
-    rec["similarity"] = item_similarity("behavior", item) if rec["status"] != "invalid_input" else None
+                   error_types=[], all_goal_satisfied=False, execution_info=[], similarity=None)
     rec.update(success=rec["all_goal_satisfied"], executable=rec["execution_success"])  # every plan mode's names
     return rec
 
@@ -112,17 +113,30 @@ def not_scored(identifier: Any, status: str, message: str) -> dict[str, Any]:
     return {**_record(identifier, status, message), "similarity": None}
 
 
-def _score(rec: dict, task, llm_output: str, protocol: str, world: BehaviorWorld) -> None:
+def plan_texts(steps: list[dict] | str) -> list[str]:
+    """The steps of :func:`steps_fixed` as ``ACTION(object)`` texts, what plan similarity compares (an output with no
+    readable action list is an empty plan)."""
+    return [] if isinstance(steps, str) else [f"{s.get('action')}({s.get('object')})" for s in steps]
+
+
+def gold_texts(task_id: str) -> list[str]:
+    """A task's annotated gold plan as ``ACTION(object)`` texts."""
+    return [f"{s['action']}({s['object']})" for s in task_record(task_id)["gold_plan"]]
+
+
+def _score(rec: dict, task, llm_output: str, protocol: str, world: BehaviorWorld) -> list[dict] | str:
+    """Score the output into ``rec``; returns the steps as :func:`steps_fixed` reads them (for plan similarity)."""
     state0 = task.initial_state
     names = state0.scene.bddl_to_name
-    steps = read_plan(llm_output) if protocol == "eai-1.0.5" else steps_fixed(llm_output)
+    fixed = steps_fixed(llm_output)
+    steps = read_plan(llm_output) if protocol == "eai-1.0.5" else fixed
     err = (ErrorType.PARSING, steps) if isinstance(steps, str) else _format_error(steps)
     if err is None:
         err = _check_names(steps, set(state0.scene.objects), protocol)
     if err is not None:
         rec.update(error_type=err[0].value, error_types=[err[0].value], message=err[1])
         rec.update(partial_counts(task.goal, world.satisfied(state0, task.goal, names)))
-        return
+        return fixed
     ep = Episode(world, task.id, state0)
     types: list[str] = []
     success = True
@@ -158,6 +172,7 @@ def _score(rec: dict, task, llm_output: str, protocol: str, world: BehaviorWorld
         rec["message"] = rec["execution_info"][-1]["errors"][0]["error_reason"]
     else:
         rec["error_type"] = fatal or ("additional_step" if "additional_step" in types else None)
+    return fixed
 
 
 def score_items(items: Iterable[Any], protocol: str = "fixed", initial_state: str = "calibrated") -> dict[str, Any]:

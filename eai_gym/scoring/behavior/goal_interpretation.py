@@ -16,7 +16,7 @@ a number), a value that is not iterable — eai-gym scores that demo as predicti
 
 Protocols: ``eai-1.0.5`` flattens every value of the reply into conditions (a string value gives one
 condition per character); ``fixed`` reads only list values. The scoring itself is
-:mod:`eai_gym.scoring.eai_behavior_goals` over this world's :data:`GOALS`.
+:mod:`eai_gym.eai.behavior_goals` over this world's :data:`GOALS`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from importlib import resources
 from typing import Any, Iterable
 
 from ...envs.behavior.tasks import task_ids, task_record
-from .. import eai_behavior_goals as G
+from ...eai import behavior_goals as G
 from ..jobs import Jobs
 
 PROTOCOLS = G.PROTOCOLS

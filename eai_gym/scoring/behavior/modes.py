@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping
 
-from ..eai_output import eai_identifier
+from ...eai.action_output import eai_identifier
 from ..jobs import Jobs, tagged_identifier
 from ..similarity import PlanItemError
 
@@ -27,10 +27,10 @@ def _action(ctx: tuple, item: Any) -> dict:
 
 def action_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: Any = None) -> Jobs:
     def summarize(records: list) -> dict:
-        from ...metrics.eai_summary import summarize_behavior
+        from ...eai.action_summary import summarize_behavior
 
         return {"summary": summarize_behavior(r for r in records if r["status"] == "evaluated")}
-    from ...metrics.eai_summary import BEHAVIOR_SUMMARY_FIELDS
+    from ...eai.action_summary import BEHAVIOR_SUMMARY_FIELDS
     from .action_sequencing import not_scored
 
     jobs = Jobs(_action, list(items), summarize, _world, (protocol, options["initial_state"]),
@@ -38,7 +38,7 @@ def action_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: An
     return jobs.once_per_identifier(mode="action_sequencing", protocol=protocol)
 
 
-def action_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
+def action_gold(options: Mapping[str, Any], mode: Any = None) -> list[dict[str, Any]]:
     """Every task's human-annotated gold action plan as an EAI output item."""
     from ...envs.behavior.tasks import task_ids, task_record
 
@@ -62,7 +62,7 @@ def subgoal_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: A
                 blank=bs.not_scored, identify=tagged_identifier)
 
 
-def subgoal_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
+def subgoal_gold(options: Mapping[str, Any], mode: Any = None) -> list[dict[str, Any]]:
     """The subgoals read off each task's human-annotated gold action plan."""
     from ...envs.behavior.subgoals import gold_subgoal_plan
     from ...envs.behavior.tasks import task_ids, task_record
@@ -73,22 +73,19 @@ def subgoal_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 # ------------------------------------------------------------------------------ similarity
 def similarity_actions(item: Any) -> tuple[str, list[str]]:
-    from .action_sequencing import steps_fixed
+    from .action_sequencing import plan_texts, steps_fixed
 
     key = eai_identifier(item)
     llm_output = item["llm_output"]
     if not isinstance(llm_output, str):
         raise PlanItemError(f"llm_output must be a string, got {type(llm_output).__name__}")
-    steps = steps_fixed(llm_output)
-    if isinstance(steps, str):
-        return key, []  # an output with no readable action is an empty plan
-    return key, [f"{s.get('action')}({s.get('object')})" for s in steps]
+    return key, plan_texts(steps_fixed(llm_output))
 
 
 def gold_actions(key: str, options: Mapping[str, Any]) -> list[str]:
-    from ...envs.behavior.tasks import task_record
+    from .action_sequencing import gold_texts
 
-    return [f"{s['action']}({s['object']})" for s in task_record(key)["gold_plan"]]
+    return gold_texts(key)
 
 
 
@@ -99,7 +96,7 @@ def goal_interpretation_jobs(items: list, protocol: str, options: Mapping[str, A
     return jobs(items, protocol)
 
 
-def goal_interpretation_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
+def goal_interpretation_gold(options: Mapping[str, Any], mode: Any = None) -> list[dict[str, Any]]:
     """Every task's gold goals written as the reply that scores perfectly."""
     from .goal_interpretation import gold_items
 

@@ -35,11 +35,12 @@ from ...envs.behavior.subgoals import (ACTION_PARAMS, STATE_PARAMS, VOCAB_ACTION
 from ...envs.behavior.tasks import check_initial_state, load_task, task_ids, task_record
 from ...envs.behavior.world import BehaviorWorld, check_protocol
 from ...logic import tl
-from ..eai_subgoal_output import NotParseable, output_entries, with_plan_fields
+from ...eai.subgoal_output import NotParseable, output_entries, with_plan_fields
 from ..items import item_identifier
 from ..jobs import duplicate_record, invalid_record
+from .subgoal_goals import goal_counts, reference_initial_counts
 from ...metrics.plan_similarity import similarity_record
-from ...metrics.eai_behavior_subgoal import goal_counts, reference_initial_counts, summarize_behavior_subgoal
+from ...eai.behavior_subgoal_summary import summarize_behavior_subgoal
 
 MAX_PATHS = 256
 QUANTIFIERS = ("forall", "exists", "forpairs", "forn", "fornpairs")

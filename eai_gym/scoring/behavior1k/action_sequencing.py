@@ -21,7 +21,7 @@ from ...core.errors import UnknownTaskError
 from ...envs.behavior1k.data import activity_names
 from ...envs.behavior1k.gold import gold_data, gold_plan
 from ...envs.behavior1k.world import Behavior1KWorld, load_task
-from ...metrics.eai_summary import BEHAVIOR_COUNTS, summarize_behavior
+from ...eai.action_summary import BEHAVIOR_COUNTS, summarize_behavior
 from ...metrics.plan_similarity import similarity_record
 from ...logic import json_text
 from ..items import item_identifier, safe_identifier

@@ -8,7 +8,7 @@ activity is its ``:goal`` grounded as EAI grounds BEHAVIOR goals for this module
 binary ones. Scoring, per-item records, the per-activity ``detail`` and the summary (``overall``,
 ``state_goal``, ``relation_goal``, ``grammatical_errors``, over all 1,016 activities: an activity without an
 item predicts nothing) are eai-eval 1.0.5's, shared with the BEHAVIOR world
-(:mod:`eai_gym.scoring.eai_behavior_goals`); so are the protocols (``eai-1.0.5`` flattens every value of the
+(:mod:`eai_gym.eai.behavior_goals`); so are the protocols (``eai-1.0.5`` flattens every value of the
 reply, ``fixed`` only list values). A bad item gives ``status: "invalid_input"`` with a message.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Iterable
 
-from .. import eai_behavior_goals as G
+from ...eai import behavior_goals as G
 from ..jobs import Jobs
 
 PROTOCOLS = ("fixed", "eai-1.0.5")
@@ -34,7 +34,7 @@ def goal_set() -> G.GoalSet:
 
 
 def score_item(item: Any, protocol: str = "fixed") -> dict[str, Any]:
-    """One item's record (see :func:`eai_gym.scoring.eai_behavior_goals.score_item`); never raises for bad input."""
+    """One item's record (see :func:`eai_gym.eai.behavior_goals.score_item`); never raises for bad input."""
     return G.score_item(goal_set(), item, protocol)
 
 

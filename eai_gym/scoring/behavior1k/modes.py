@@ -16,7 +16,7 @@ def action_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: An
     return action_sequencing_jobs(items, protocol)
 
 
-def action_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
+def action_gold(options: Mapping[str, Any], mode: Any = None) -> list[dict[str, Any]]:
     """One item per activity (1,016): its packaged gold plan, ``[]`` where the planner found none."""
     from .action_sequencing import gold_items
 
@@ -51,7 +51,7 @@ def goal_interpretation_jobs(items: list, protocol: str, options: Mapping[str, A
     return jobs(items, protocol)
 
 
-def goal_interpretation_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
+def goal_interpretation_gold(options: Mapping[str, Any], mode: Any = None) -> list[dict[str, Any]]:
     """Every activity's goal written as the reply that scores perfectly (1,016 items)."""
     from .goal_interpretation import gold_items
 

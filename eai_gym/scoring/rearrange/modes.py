@@ -75,7 +75,7 @@ def actions_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: A
                 blank=not_scored, identify=item_name).once_per_identifier(mode="actions", protocol=protocol)
 
 
-def actions_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
+def actions_gold(options: Mapping[str, Any], mode: Any = None) -> list[dict[str, Any]]:
     """The oracle's per-agent scripts of every episode (of ``--episodes``, default the packaged validation set)."""
     from ...envs.rearrange.oracle import oracle_scripts
 
@@ -110,6 +110,6 @@ def gold_actions(key: str, options: Mapping[str, Any]) -> dict[str, list[str]]:
     return agents_plan(oracle_scripts(episode))
 
 
-def similarity_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
+def similarity_gold(options: Mapping[str, Any], mode: Any = None) -> list[dict[str, Any]]:
     """The oracle's per-agent scripts of every packaged validation episode."""
     return actions_gold({"episodes": None})

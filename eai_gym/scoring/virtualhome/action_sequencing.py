@@ -1,7 +1,7 @@
 """Offline action-sequencing scorer for VirtualHome: replay EAI LLM outputs through the world.
 
 ``score_item`` produces one record per input item; ``score_items`` scores a list and aggregates the
-summary with :func:`eai_gym.metrics.eai_summary.summarize`. Records keep the reference's error
+summary with :func:`eai_gym.eai.action_summary.summarize`. Records keep the reference's error
 strings so results can be compared with eai-eval 1.0.5 item by item.
 """
 
@@ -15,11 +15,11 @@ from ...envs.virtualhome.actions import ARITY, REFERENCE_WHITELIST, to_script
 from ...envs.virtualhome.goals import evaluate_goals
 from ...envs.virtualhome.tasks import final_graph, load_task
 from ...envs.virtualhome.world import VirtualHomeWorld, check_protocol
-from ...metrics.eai_summary import empty_counts, summarize
-from ..eai_output import extract_steps
+from ...eai.action_summary import empty_counts, summarize
+from ...eai.action_output import ExtractedPlan, extract_steps
+from ...metrics.plan_similarity import similarity_record
 from ..items import item_identifier, safe_identifier
 from ..jobs import Jobs
-from ..similarity import item_similarity
 
 #: Error strings of the reference evaluator, by error class.
 ERROR_STRINGS = {
@@ -110,12 +110,29 @@ def score_item(item: Any, protocol: str = "fixed", world: VirtualHomeWorld | Non
         if not isinstance(item["llm_output"], str):
             raise _Invalid(f"llm_output must be a string, got {type(item['llm_output']).__name__}")
         shortcut = protocol == "eai-1.0.5" if gold_shortcut is None else gold_shortcut
-        _score(rec, task, item["llm_output"], protocol, world, shortcut)
+        plan = _score(rec, task, item["llm_output"], protocol, world, shortcut)
+        if plan is None or protocol != "fixed":  # plan similarity compares the plan as the fixed reader reads it
+            plan = extract_steps(item["llm_output"], "fixed")
+        rec["similarity"] = plan_similarity(plan, task)
     except (_Invalid, UnknownTaskError, _Abort) as e:
         rec.update(status="invalid_input", message=str(e), counts=empty_counts(), goal=None,
-                   executable=False, success=False, error_type=None)
-    rec["similarity"] = item_similarity("virtualhome", item) if rec["status"] != "invalid_input" else None
+                   executable=False, success=False, error_type=None, similarity=None)
     return rec
+
+
+def plan_similarity(plan: ExtractedPlan, task: Task) -> dict[str, Any] | None:
+    """LCS, Jaccard and edit distance of a plan to the task's gold script (None when its values cannot be written
+    as text, e.g. an integer too long for Python to print)."""
+    try:
+        return similarity_record(script_lines(plan.steps or []), list(task.metadata["virtualhome"].gold_script))
+    except ValueError:
+        return None
+
+
+def script_lines(steps: Iterable[tuple[str, list[Any]]]) -> list[str]:
+    """Steps of an EAI output as script lines (``[WALK] <kitchen> (11)``), written as the output gives them: what plan
+    similarity compares with the gold script."""
+    return [f"[{k}]" + "".join(f" <{v[i]}> ({v[i + 1]})" for i in range(0, len(v), 2)) for k, v in steps]
 
 
 class _Invalid(Exception):
@@ -134,7 +151,8 @@ def not_scored(identifier: Any, status: str, message: str) -> dict[str, Any]:
 
 
 def _score(rec: dict, task: Task, llm_output: str, protocol: str, world: VirtualHomeWorld,
-           shortcut: bool) -> None:
+           shortcut: bool) -> ExtractedPlan | None:
+    """Score the output into ``rec``; returns the plan as it was read (None: not read, the task was skipped)."""
     goal = task.goal
     extra = task.metadata["virtualhome"]
     n_tot, e_tot = len(goal.node_goals), len(goal.edge_goals)
@@ -145,7 +163,7 @@ def _score(rec: dict, task: Task, llm_output: str, protocol: str, world: Virtual
     if not gold.success:
         rec.update(status="skipped_gold_test_failed", goal=_goal_fields(None, n_tot, e_tot, a_tot),
                    message="the task's annotated final graph does not satisfy its goal")
-        return
+        return None
     counts.update(program_num=1, all_node_goals=n_tot, all_edge_goals=e_tot, all_action_goals=a_tot,
                   all_goals=n_tot + e_tot + a_tot)
     rec["goal"] = _goal_fields(None, n_tot, e_tot, a_tot)
@@ -154,7 +172,7 @@ def _score(rec: dict, task: Task, llm_output: str, protocol: str, world: Virtual
     if plan.steps is None:
         counts["all_parsing_wrong"] = plan.parsing_errors
         rec.update(error_type=ERROR_STRINGS[ErrorType.PARSING], message=plan.message)
-        return
+        return plan
     if protocol == "eai-1.0.5":
         relevant = {f"{n}_{i}": i for n, i in sorted(extra.relevant)}
         resolved = _resolve_reference(plan.steps, relevant)
@@ -166,14 +184,15 @@ def _score(rec: dict, task: Task, llm_output: str, protocol: str, world: Virtual
         key = "all_hallucination" if resolved is ErrorType.HALLUCINATION else "all_parameter_wrong"
         counts[key] = 1
         rec.update(error_type=ERROR_STRINGS[resolved], message=msg or f"{ERROR_STRINGS[resolved]} in the plan")
-        return
+        return plan
     scripts = [to_script(a) for a in resolved]
     rec["actions"] = scripts
     if shortcut and scripts == list(extra.gold_script):
         counts["all_executable_plan"] = 1
         rec.update(status="identical_to_gold_shortcut", executable=True)
-        return
+        return plan
     _execute(rec, task, resolved, world, protocol)
+    return plan
 
 
 def _execute(rec: dict, task: Task, actions: list[Action], world: VirtualHomeWorld, protocol: str) -> None:

@@ -32,8 +32,8 @@ from typing import Any, Iterable
 from ...core.errors import UnknownTaskError
 from ...core.safe_repr import bounded_repr
 from ...envs.virtualhome.tasks import task_ids, task_record
-from ...metrics.eai_goal_interpretation import VIRTUALHOME_KINDS, virtualhome_summary
-from ..eai_goal_output import read_virtualhome_reply, unique_values
+from ...eai.goal_summary import VIRTUALHOME_KINDS, virtualhome_summary
+from ...eai.goal_output import read_virtualhome_reply, unique_values
 from ..items import item_identifier
 from ..jobs import Jobs
 

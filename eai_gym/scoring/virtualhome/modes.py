@@ -10,20 +10,8 @@ if TYPE_CHECKING:
     from ..jobs import Jobs
 
 
-def __getattr__(name: str) -> Any:
-    """``action_jobs`` and ``subgoal_jobs``: the jobs builders live with their scorers, so that resolving the
-    entry point imports the mode's code (``eai-gym score`` resolves it before its clock starts)."""
-    if name == "action_jobs":
-        from .action_sequencing import jobs
-        return jobs
-    if name == "subgoal_jobs":
-        from .subgoal_decomposition import jobs as subgoal_jobs
-        return subgoal_jobs
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 # ------------------------------------------------------------------------------ action_sequencing
-def action_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
+def action_gold(options: Mapping[str, Any], mode: Any = None) -> list[dict[str, Any]]:
     """Every task's annotated gold script as an EAI output item."""
     from ...envs.virtualhome.tasks import gold_plan_json, task_ids
 
@@ -31,7 +19,7 @@ def action_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 # ------------------------------------------------------------------------------ subgoal_decomposition
-def subgoal_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
+def subgoal_gold(options: Mapping[str, Any], mode: Any = None) -> list[dict[str, Any]]:
     """The subgoal plan derived from each task's goal (tasks with a temporal-logic goal)."""
     from ...envs.virtualhome.tasks import task_ids
     from .subgoal_decomposition import gold_subgoals
@@ -43,19 +31,17 @@ def subgoal_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
 # ------------------------------------------------------------------------------ similarity
 def script_actions(llm_output: Any) -> list[str]:
     """The actions of an EAI VirtualHome output as script lines (``[WALK] <kitchen> (11)``)."""
-    from ..eai_output import extract_steps  # imported here: the other modes' entry points need neither
+    from ...eai.action_output import extract_steps  # imported here: the other modes' entry points need neither
     from ..similarity import PlanItemError
+    from .action_sequencing import script_lines
 
     if not isinstance(llm_output, str):
         raise PlanItemError(f"llm_output must be a string, got {type(llm_output).__name__}")
-    plan = extract_steps(llm_output, "fixed")
-    if plan.steps is None:
-        return []  # an output with no readable action is an empty plan
-    return [f"[{k}]" + "".join(f" <{v[i]}> ({v[i + 1]})" for i in range(0, len(v), 2)) for k, v in plan.steps]
+    return script_lines(extract_steps(llm_output, "fixed").steps or [])  # no readable action: an empty plan
 
 
 def similarity_actions(item: Any) -> tuple[str, list[str]]:
-    from ..eai_output import eai_identifier
+    from ...eai.action_output import eai_identifier
 
     return eai_identifier(item), script_actions(item["llm_output"])
 
@@ -73,7 +59,7 @@ def goal_interpretation_jobs(items: list, protocol: str, options: Mapping[str, A
     return jobs(items, protocol)
 
 
-def goal_interpretation_gold(options: Mapping[str, Any]) -> list[dict[str, Any]]:
+def goal_interpretation_gold(options: Mapping[str, Any], mode: Any = None) -> list[dict[str, Any]]:
     """Every task's gold goals written as the reply that scores perfectly."""
     from .goal_interpretation import gold_items
 

@@ -27,9 +27,9 @@ from ...envs.virtualhome.subgoals import SubgoalCrash, choose, goal_subgoal_plan
 from ...envs.virtualhome.tasks import load_task, object_labels, object_names, task_record
 from ...envs.virtualhome.world import VirtualHomeWorld, check_protocol
 from ...logic import tl
-from ...metrics.eai_subgoal import summarize_subgoal
+from ...eai.subgoal_summary import summarize_subgoal
 from ...metrics.plan_similarity import similarity_record
-from ..eai_subgoal_output import NotParseable, output_entries, with_plan_fields
+from ...eai.subgoal_output import NotParseable, output_entries, with_plan_fields
 from ..items import item_identifier, plain_record
 from ..jobs import Jobs, duplicate_record, invalid_record, tagged_identifier
 
@@ -365,8 +365,17 @@ SUMMARY_FIELDS = ("category", "errors", "executable", "goal", "hallucination", "
                   "task_id")
 
 
+def task_goal_totals(task_id: str) -> tuple[int, int, int]:
+    """A task's (node, edge, action) goal counts, as the reference counts them from its ``vh_goal``."""
+    raw = task_record(task_id)["vh_goal"]
+    nodes = sum(1 for g in raw["goal"] if {"id", "class_name", "state"} <= g.keys())
+    edges = sum(1 for g in raw["goal"] if {"from_id", "to_id", "relation_type"} <= g.keys()
+                and not {"id", "class_name", "state"} <= g.keys())
+    return nodes, edges, len(raw["actions"])
+
+
 def summarize(records: list[dict]) -> dict[str, Any]:
-    return summarize_subgoal([r for r in records if r["status"] == "evaluated"])
+    return summarize_subgoal([r for r in records if r["status"] == "evaluated"], task_goal_totals)
 
 
 def score_items(items: Iterable[Any], protocol: str = "fixed", seed: int = 0) -> dict[str, Any]:

@@ -21,8 +21,8 @@ from typing import Any, Mapping
 
 from ..logic.pddl_logic_score import logic_score
 from ..logic.pddl_operators import OperatorFormatError, complete_domain, extract_operators
-from .items import item_identifier
-from .jobs import DUPLICATE, Jobs
+from ..scoring.items import item_identifier
+from ..scoring.jobs import DUPLICATE, Jobs
 from .planner import PLANNER_HINT, Planner, choose_planner, make_planner
 
 PROTOCOLS = ("eai-1.0.5", "fixed")
@@ -346,13 +346,23 @@ class TransitionModelingWorld:
                     summary_fields=("counts", "planner"))
         return jobs.once_per_identifier(mode="transition_modeling", protocol=protocol)
 
-    def mode_jobs(self, items: list, protocol: str, options: Mapping[str, Any], mode: Any = None) -> Jobs:
-        """The registry's jobs entry point: ``options`` carries ``--planner`` and ``--planner-timeout``
-        (unset: the reference's timeout)."""
-        return self.jobs(items, protocol, choose_planner(options["planner"]),
-                         float(options["planner_timeout"] or self.planner_timeout))
 
-    def mode_gold(self, options: Mapping[str, Any]) -> list[dict]:
-        """The registry's gold entry point: every item's gold operators written as the reply (each scores
-        perfectly)."""
-        return self.gold_items()
+def world_scorer(world: str) -> TransitionModelingWorld:
+    """``world``'s scorer, with the reference's planner timeout its ``transition_modeling`` mode declares (the mode's
+    ``planner_timeout`` parameter)."""
+    from .. import registry
+
+    return TransitionModelingWorld(world, registry.mode(world, "transition_modeling").parameter("planner_timeout"))
+
+
+def mode_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: Any) -> Jobs:
+    """The registry's jobs entry point of a world's transition-modeling mode: ``options`` carries ``--planner`` and
+    ``--planner-timeout`` (unset: the mode's ``planner_timeout`` parameter, the reference's)."""
+    scorer = TransitionModelingWorld(mode.world, mode.parameter("planner_timeout"))
+    return scorer.jobs(items, protocol, choose_planner(options["planner"]),
+                       float(options["planner_timeout"] or scorer.planner_timeout))
+
+
+def mode_gold(options: Mapping[str, Any], mode: Any) -> list[dict]:
+    """The registry's gold entry point: every item's gold operators written as the reply (each scores perfectly)."""
+    return TransitionModelingWorld(mode.world, mode.parameter("planner_timeout")).gold_items()

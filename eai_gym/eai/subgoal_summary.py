@@ -4,22 +4,13 @@ Fractions of the number of scored tasks, rounded to 4 decimals, with eai-eval's 
 executable = GoalUnreachable + Correct + Runtime with every subgoal executed; ``hallucination``
 excludes wrong parameter counts (``predicate_argument_number``); the runtime error rates count the
 errors of the reported branch of Runtime and Correct tasks (an additional step at most once per task);
-goal rates are micro-averages, a task without goal counts contributing its goal totals and no success.
+goal rates are micro-averages, a task without goal counts contributing its goal totals (given by the world's
+scorer: ``task_totals``) and no success. Pure functions of the records: no world is imported here.
 """
 
 from __future__ import annotations
 
 from typing import Callable, Iterable, Sequence
-
-
-def _task_totals(task_id: str) -> tuple[int, int, int]:
-    from ..envs.virtualhome.tasks import task_record
-
-    raw = task_record(task_id)["vh_goal"]
-    nodes = sum(1 for g in raw["goal"] if {"id", "class_name", "state"} <= g.keys())
-    edges = sum(1 for g in raw["goal"] if {"from_id", "to_id", "relation_type"} <= g.keys()
-                and not {"id", "class_name", "state"} <= g.keys())
-    return nodes, edges, len(raw["actions"])
 
 
 def frac(a: float, b: float) -> float:
@@ -78,7 +69,9 @@ def _vh_wrong_param_count(r: dict) -> bool:
     return r.get("hallucination") != "UnknownPrimitive" and bool(flags.get("IncorrectParamLength"))
 
 
-def summarize_subgoal(records: Iterable[dict]) -> dict:
+def summarize_subgoal(records: Iterable[dict], task_totals: Callable[[str], tuple[int, int, int]]) -> dict:
+    """The VirtualHome summary of scored records; ``task_totals(task_id)`` gives the (node, edge, action) goal counts
+    of a task whose record has no goal counts."""
     recs = list(records)
     n = len(recs)
     c = count_categories(recs, _vh_wrong_param_count)
@@ -91,7 +84,7 @@ def summarize_subgoal(records: Iterable[dict]) -> dict:
                 g[key + "_tot"] += goal[f"{name}_tot_num"]
                 g[key + "_ok"] += goal[f"{name}_success_num"]
         else:
-            nodes, edges, actions = _task_totals(r["task_id"])
+            nodes, edges, actions = task_totals(r["task_id"])
             g["node_tot"] += nodes
             g["edge_tot"] += edges
             g["action_tot"] += actions

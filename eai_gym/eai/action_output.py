@@ -77,7 +77,7 @@ def extract_steps(llm_output: str, protocol: str) -> ExtractedPlan:
 def eai_identifier(item: Any) -> str:
     """The identifier of an EAI output item ``{"identifier", "llm_output"}`` (raises
     :class:`eai_gym.scoring.similarity.PlanItemError` for anything else)."""
-    from .similarity import PlanItemError
+    from ..scoring.similarity import PlanItemError
 
     if not isinstance(item, Mapping) or not isinstance(item.get("identifier"), str) or "llm_output" not in item:
         raise PlanItemError("an item must be an object with 'identifier' and 'llm_output'")

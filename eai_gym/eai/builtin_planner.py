@@ -213,7 +213,7 @@ def _path(parent: dict[int, tuple[int, str] | None], state: int) -> list[str]:
 
 
 class BuiltinPlanner:
-    """The :class:`eai_gym.scoring.planner.Planner` interface over :func:`find_plan`."""
+    """The :class:`eai_gym.eai.planner.Planner` interface over :func:`find_plan`."""
 
     name = "builtin"
 

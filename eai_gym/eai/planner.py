@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from .builtin_planner import BuiltinPlanner
-from .process_guard import guarded_command
+from ..scoring.process_guard import guarded_command
 
 FD_ALIAS = "lama-first"
 PLANNER_HINT = ("planner columns not computed: Fast Downward is not installed "
@@ -161,7 +161,7 @@ def _fd_version(script: str) -> str:
 
 
 def make_planner(spec: str | Planner | None) -> Planner | None:
-    """A planner from its name (``fast-downward``, ``builtin``: :mod:`eai_gym.scoring.builtin_planner`; ``none``
+    """A planner from its name (``fast-downward``, ``builtin``: :mod:`eai_gym.eai.builtin_planner`; ``none``
     or None: no planner), or the object given. Raises :class:`PlannerUnavailable` if Fast Downward was asked for and is missing."""
     if spec is None or spec == "none":
         return None
@@ -182,7 +182,7 @@ def default_planner() -> str:
 def choose_planner(option: str | None) -> str:
     """The planner a run uses for ``--planner`` (``auto``/None: Fast Downward when installed, else none).
     Raises :class:`eai_gym.scoring.runner.RunnerError` when Fast Downward is asked for and is missing."""
-    from .runner import RunnerError
+    from ..scoring.runner import RunnerError
 
     if option in (None, "auto"):
         return default_planner()
