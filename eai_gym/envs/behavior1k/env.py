@@ -130,7 +130,7 @@ class Behavior1KEnv(TaskTextEnv):
                 f"Feedback: {self.last_feedback}")
 
 
-#: how many activities' kept masks an env keeps (about 0.17 MB each after a 50-step episode: up to about 21 MB)
+#: how many activities' kept masks an env keeps (their memory: docs/benchmarks.md)
 KEPT_ACTIVITIES = 128
 
 
