@@ -146,10 +146,11 @@ class Behavior1KMask(MaskRules):
             for i in self.full:
                 if self.calls[i][0] not in HELD_OBJECT_READERS:
                     by_target.setdefault(self.calls[i][1], []).append(i)
-            some = memo["some"] = {t: self._group(entries, SOME, frozenset()) for t, entries in by_target.items()}
-        for target, g in some.items():
+            some = memo["some"] = {t: (("some", t), self._group(entries, SOME, frozenset()))
+                                   for t, entries in by_target.items()}
+        for target, (gkey, g) in some.items():
             if target != held:
-                groups[("some", target)] = g
+                groups[gkey] = g
         calls = self.calls
         own = [i for i in self.candidates(held)[len(self.free):]
                if calls[i][1] == held or calls[i][0] in HELD_OBJECT_READERS]
@@ -158,37 +159,26 @@ class Behavior1KMask(MaskRules):
 
     def _group(self, entries: list[int], hand: Hashable, pinned: frozenset) -> Group:
         """The kept answers asking ``entries`` with ``hand`` (ANY, SOME or what it holds), one per target: their
-        entries and keys (a number per target, hand and entries: see :meth:`decide`)."""
+        keys ``(target, hand, group id)`` and entries."""
         by_target: dict[str | None, list[int]] = {}
         for i in entries:
             by_target.setdefault(self.calls[i][1], []).append(i)
-        ids = self.memo.setdefault("key ids", {})
-        asked = self.memo.setdefault("asked", [])
+        ids = self.memo.setdefault("group ids", {})
         keys, members = [], []
         for target, group in by_target.items():
             m = tuple(group)
-            key = ids.get((target, hand, m))
-            if key is None:
-                key = ids[(target, hand, m)] = len(asked)
-                asked.append((target, hand, None))
-            keys.append(key)
+            keys.append((target, hand, ids.setdefault(m, len(ids))))
             members.append(m)
         return Group(members, keys, pinned)
 
-    def decide(self, key: int | tuple, members: tuple[int, ...]) -> Callable[[B1KReadView], Answer]:
+    def decide(self, key: tuple, members: tuple[int, ...]) -> Callable[[B1KReadView], Answer]:
         """Which of ``members`` (entries on the key's target) would succeed, with the hand shown as the key says
         (ANY: hidden; SOME: :class:`~.tracking.SomeObject`; else as it is). Under ``(key, entries, held)``: those
         of the entries a partial answer left undecided that are candidates for ``held``, with the hand as it is."""
-        asked = self.memo["asked"]  # (a key's target, hand and question, by key)
-        if type(key) is tuple:  # (key, undecided entries, what is held)
-            held = key[2]
-            fit = self._fit(held)
-            return self._question(asked[key[0]][0], tuple(i for i in members if i in fit), None)
-        target, hand, fn = asked[key]
-        if fn is None:
-            fn = self._question(target, members, hand)
-            asked[key] = (target, hand, fn)
-        return fn
+        if type(key[0]) is tuple:  # (key, undecided entries, what is held)
+            fit = self._fit(key[2])
+            return self._question(key[0][0], tuple(i for i in members if i in fit), None)
+        return self._question(key[0], members, key[1])
 
     def _question(self, target: str | None, members: tuple[int, ...],
                   hand: Hashable) -> Callable[[B1KReadView], Answer]:
