@@ -102,6 +102,7 @@ class Behavior1KMask(MaskRules):
             if name not in NEEDS_HELD:
                 empty.append(i)
         self.free, self.empty, self.full = free, empty, full
+        self._by_key: dict[tuple, Callable[[B1KReadView], Answer]] = {}  # (the question of each answer key)
 
     def __reduce__(self):
         # (its memo holds closures: a copy starts afresh)
@@ -178,7 +179,10 @@ class Behavior1KMask(MaskRules):
         if type(key[0]) is tuple:  # (key, undecided entries, what is held)
             fit = self._fit(key[2])
             return self._question(key[0][0], tuple(i for i in members if i in fit), None)
-        return self._question(key[0], members, key[1])
+        fn = self._by_key.get(key)
+        if fn is None:
+            fn = self._by_key[key] = self._question(key[0], members, key[1])
+        return fn
 
     def _question(self, target: str | None, members: tuple[int, ...],
                   hand: Hashable) -> Callable[[B1KReadView], Answer]:
