@@ -31,14 +31,10 @@ class ObjectInfo:
     properties: frozenset[str] = EMPTY
 
 
-#: what a derived scene makes the first time one of them is read (:meth:`Scene.derive`)
-_DERIVED = frozenset({"objects", "states", "out", "inn", "relations"})
-
-
 class Scene:
     """The immutable base of a family of states."""
 
-    __slots__ = ("objects", "states", "out", "inn", "relations", "memo", "_pending")
+    __slots__ = ("objects", "states", "out", "inn", "relations", "memo")
 
     def __init__(
         self,
@@ -62,7 +58,6 @@ class Scene:
         self.relations: frozenset[str] = frozenset(relations)
         #: derived values worlds compute once per scene (e.g. lists of objects with a property)
         self.memo: dict[str, Any] = {}
-        self._pending: tuple | None = None
 
     def derive(
         self,
@@ -76,19 +71,8 @@ class Scene:
         so deriving a task's scene from a common base costs only its differences.
 
         Edges are given grouped as ``(from, relation, [to, ...])``; ``set_states`` as ``(id, states)``
-        pairs (objects in ``set_objects`` keep the states given here or in this scene).
-
-        The changes are applied the first time the new scene's objects, states or edges are read (a task loaded
-        only for its goal or record never pays for its scene): until then the arguments are kept as given
-        (iterators included), and must not change."""
-        new = _PendingScene.__new__(_PendingScene)
-        new._pending = (self, set_objects, del_objects, set_states, add_edges, del_edges)
-        new.memo = {}
-        return new
-
-    def _apply(self, base: "Scene", set_objects: Iterable[ObjectInfo], del_objects: Iterable[ObjId],
-               set_states: Iterable[tuple[ObjId, Iterable[str]]], add_edges: Iterable, del_edges: Iterable) -> None:
-        objects, states = dict(base.objects), dict(base.states)
+        pairs (objects in ``set_objects`` keep the states given here or in this scene)."""
+        objects, states = dict(self.objects), dict(self.states)
         for oid in del_objects:
             objects.pop(oid, None)
             states.pop(oid, None)
@@ -100,37 +84,17 @@ class Scene:
                 states[oid] = fs
             else:
                 states.pop(oid, None)
-        out, inn = dict(base.out), dict(base.inn)
+        out, inn = dict(self.out), dict(self.inn)
         _apply_grouped(out, inn, del_edges, remove=True)
         relations = _apply_grouped(out, inn, add_edges, remove=False)
-        self.objects, self.states, self.out, self.inn = objects, states, out, inn
-        self.relations = base.relations | relations
-        self._pending = None
-        self.__class__ = Scene  # (a plain scene from now on: no attribute lookup goes through __getattr__)
+        new = Scene.__new__(Scene)
+        new.objects, new.states, new.out, new.inn = objects, states, out, inn
+        new.relations = self.relations | relations
+        new.memo = {}
+        return new
 
     def initial_state(self) -> "WorldState":
         return WorldState(self)
-
-
-class _PendingScene(Scene):
-    """A derived scene whose changes are not applied yet (:meth:`Scene.derive`): the first read of its objects,
-    states or edges applies them and makes it a plain :class:`Scene`. (Only this class has ``__getattr__``: a class
-    that has one pays for it at every attribute lookup, and steps read a scene's tables all the time.)"""
-
-    __slots__ = ()
-
-    def __getattr__(self, name: str) -> Any:
-        """A derived scene's contents, made on first read; called only for unset slots."""
-        if name not in _DERIVED or self._pending is None:
-            raise AttributeError(f"'Scene' object has no attribute {name!r}")
-        self._apply(*self._pending)
-        return getattr(self, name)
-
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        """Pickled as the plain scene it becomes (its changes applied first)."""
-        if self._pending is not None:
-            self._apply(*self._pending)
-        return object.__reduce_ex__(self, protocol)
 
 
 #: each state's serial number (:attr:`WorldState.serial`), unique in a process

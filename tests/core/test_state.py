@@ -40,30 +40,28 @@ def test_derived_scene(base, add, rm):
     assert WorldState(scene).states(1) == {"ON"} and WorldState(scene).states(0) == {"OPEN"}
 
 
-def test_a_derived_scene_is_made_when_first_read_and_equals_the_changes_applied_at_once():
+def test_a_derived_scene_equals_its_changes_applied_whatever_feeds_or_copies_it():
     import copy
     import pickle
 
     base = Scene(OBJS, {0: ["OPEN"], 2: ["CLEAN"]}, [(0, "ON", 1), (2, "CLOSE", 3), (3, "CLOSE", 2)])
     changes = dict(set_objects=[ObjectInfo(9, "new")], del_objects=[5], set_states=[(2, []), (9, ["ON"])],
                    add_edges=[(9, "ON", [0, 1]), (0, "FACING", [9])], del_edges=[(2, "CLOSE", [3])])
-    twins = [base.derive(**changes) for _ in range(4)]
-    lazy_iterators = base.derive(**{k: iter(v) for k, v in changes.items()})  # iterators are read when first needed
-    eager = twins[0]
-    assert eager.memo == {} and eager._pending is not None
-    objects = eager.objects  # one read makes it all
-    assert eager._pending is None and objects[9].name == "new" and 5 not in objects
-    assert type(eager) is Scene  # (a plain scene once read: only a pending one looks attributes up twice)
-    assert eager.states == {0: frozenset({"OPEN"}), 9: frozenset({"ON"})}
-    assert eager.out[(9, "ON")] == {0, 1} and eager.inn[(9, "FACING")] == {0} and eager.out[(2, "CLOSE")] == set()
-    assert eager.relations == {"ON", "CLOSE", "FACING"}
-    for other in (pickle.loads(pickle.dumps(twins[1])), copy.deepcopy(twins[2]), lazy_iterators,
-                  twins[3].derive()):  # pickled or copied before being read; read through iterators; derived again
-        assert other.relations == eager.relations and type(other) is Scene
+    scene = base.derive(**changes)
+    assert type(scene) is Scene and scene.memo == {} and scene.objects[9].name == "new" and 5 not in scene.objects
+    assert scene.states == {0: frozenset({"OPEN"}), 9: frozenset({"ON"})}
+    assert scene.out[(9, "ON")] == {0, 1} and scene.inn[(9, "FACING")] == {0} and scene.out[(2, "CLOSE")] == set()
+    assert scene.relations == {"ON", "CLOSE", "FACING"}
+    assert base.objects.keys() == set(range(6)) and (9, "ON") not in base.out  # the base is unchanged
+    for other in (pickle.loads(pickle.dumps(scene)), copy.deepcopy(scene),
+                  base.derive(**{k: iter(v) for k, v in changes.items()}),  # fed by iterators
+                  scene.derive()):  # derived again without changes
+        assert other.relations == scene.relations and type(other) is Scene
         for slot in ("objects", "states", "out", "inn"):
-            assert getattr(other, slot) == getattr(eager, slot), slot
-            assert list(getattr(other, slot)) == list(getattr(eager, slot)), slot  # (the same key order)
-    assert WorldState(lazy_iterators).has_edge(9, "ON", 1) and not hasattr(eager, "nothing")
+            assert getattr(other, slot) == getattr(scene, slot), slot
+            assert list(getattr(other, slot)) == list(getattr(scene, slot)), slot  # (the same key order)
+    assert WorldState(scene).has_edge(9, "ON", 1) and not hasattr(scene, "nothing")
+    assert "__getattr__" not in vars(Scene)  # (a lookup of a scene's tables is a plain slot read)
 
 
 def test_to_dict_and_networkx():

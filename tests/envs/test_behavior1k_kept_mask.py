@@ -10,12 +10,10 @@ import numpy as np
 import pytest
 
 import eai_gym  # noqa: F401  (registers the ids)
-from eai_gym.envs.behavior1k import tracking
 from eai_gym.envs.behavior1k.kb import activity_kb
 from eai_gym.envs.behavior1k.rules import active, exposure
 from eai_gym.envs.behavior1k.state import B1KState
 from eai_gym.envs.behavior1k.tracking import B1KReadView, NeedsIdentity, SomeObject
-
 
 # ``b1k_brute_force`` (tests/envs/conftest.py): every catalogue entry's whole handler (effects included)
 
@@ -61,7 +59,7 @@ def test_episodes_that_start_from_an_activitys_kept_mask_equal_fresh_probes_and_
     masks = set()
     for episode in range(12):
         _, info = env.reset(seed=episode, options={"activity": names[episode % len(names)]})
-        masks.add(id(base._mask))
+        masks.add(id(base._kept))
         for _ in range(40):
             fresh = base.full_legal_mask()
             assert np.array_equal(info["action_mask"], fresh), (base.task.id, episode)
@@ -73,10 +71,9 @@ def test_episodes_that_start_from_an_activitys_kept_mask_equal_fresh_probes_and_
 
 def test_a_broken_update_is_caught(monkeypatch) -> None:
     """With changed facts not reported to the kept answers, the kept mask goes stale and the comparison fails."""
-    monkeypatch.setattr(tracking, "changed_keys", lambda a, b: [])
-    from eai_gym.envs.behavior1k import mask
+    from eai_gym.envs.behavior1k.mask import Behavior1KMask
 
-    monkeypatch.setattr(mask, "changed_keys", lambda a, b: [])
+    monkeypatch.setattr(Behavior1KMask, "changed", staticmethod(lambda a, b: []))
     stale = []
 
     def check(base, info):

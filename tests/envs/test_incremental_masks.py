@@ -126,7 +126,9 @@ def test_env_with_kept_masks_pickles_and_continues_identically(env_id, seed):
 def test_lazy_catalogue_equals_building_every_action():
     from eai_gym.core import Action
     from eai_gym.envs.virtualhome.actions import ARITY
-    from eai_gym.envs.virtualhome.env import catalogue, requirement_groups, task_objects
+    from eai_gym.envs.virtualhome.catalogue import catalogue
+    from eai_gym.envs.virtualhome.env import task_objects
+    from eai_gym.envs.virtualhome.mask import requirement_groups
     from eai_gym.envs.virtualhome.tasks import load_task, task_ids
     from eai_gym.envs.virtualhome.world import VirtualHomeWorld, action_item_json
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import eai_gym  # noqa: F401
-from eai_gym.envs.behavior import env as behavior_env
+from eai_gym.envs.behavior import mask as behavior_mask
 from eai_gym.envs.behavior import place_mask
 
 
@@ -69,19 +69,22 @@ def test_the_walks_catch_a_verb_that_ignores_closed_targets(monkeypatch, verb):
         out[verb] = out[verb] | (ok & closed_targets)  # (into a closed container)
         return out
 
-    monkeypatch.setattr(behavior_env, "hand_entries", careless)
+    monkeypatch.setattr(behavior_mask, "hand_entries", careless)
     assert _caught()
 
 
 def test_the_walks_catch_a_kept_interactivity_that_ignores_changed_queries(monkeypatch):
-    real = place_mask.interactive
+    from eai_gym.core.kept_mask import KeptMask
 
-    def stale(kept, state):
-        ok = real(kept, state)
-        first = kept.extra.setdefault(("stale", kept.answers.generation), ok.copy())
-        return first.copy()  # the first step's interactivity, whatever the steps since changed
+    real = KeptMask.query_array
+    first: dict = {}
 
-    monkeypatch.setattr(behavior_env, "interactive", stale)
+    def stale(kept, fn, args, test):
+        ok = real(kept, fn, args, test)
+        return first.setdefault((id(kept), kept.answers.generation), ok.copy()).copy()  # the first step's, whatever
+        # the steps since changed
+
+    monkeypatch.setattr(KeptMask, "query_array", stale)
     assert _caught()
 
 
@@ -94,7 +97,7 @@ def test_grasp_entries_layout_and_a_grasp_check_that_skips_the_other_hand_is_cau
     for hand, (grasp, *_rest) in env._groups[1].items():
         assert [env.actions[int(i)].args for i in grasp] == [(t,) for t in order]
         assert {env.actions[int(i)].name for i in grasp} == {f"{hand.split('_')[0].upper()}_GRASP"}
-    monkeypatch.setattr(behavior_env, "grasp_targets", lambda state, ok: place_mask.graspable(state) & ok)
+    monkeypatch.setattr(behavior_mask, "grasp_targets", lambda state, ok: place_mask.graspable(state) & ok)
     assert _caught()
 
 

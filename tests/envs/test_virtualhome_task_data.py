@@ -161,3 +161,17 @@ def test_final_state_is_made_on_first_read_and_holds_the_recorded_final_graph(ta
     assert again.final_state.to_dict() == final.to_dict() and again.relevant == extra.relevant
     given = VirtualHomeTaskData(final, extra.relevant, extra.gold_script, extra.raw_goal)  # a state given as is
     assert given.final_state is final and given == extra
+
+
+def test_a_task_builds_its_scene_only_when_its_initial_state_is_read(monkeypatch) -> None:
+    from eai_gym.core import Scene
+
+    derived = []
+    real = Scene.derive
+    monkeypatch.setattr(Scene, "derive", lambda self, **kw: derived.append(1) or real(self, **kw))
+    tasks._load_task.cache_clear()
+    task = tasks.load_task("27_2")
+    extra = task.metadata["virtualhome"]
+    assert task.goal.tl_goal and extra.gold_script and extra.relevant and derived == []
+    assert task.initial_state is task.initial_state and derived == [1]
+    assert extra.final_state.scene is task.initial_state.scene and derived == [1]

@@ -13,18 +13,16 @@ from typing import Any
 import numpy as np
 
 from ...core import GoalStatus, Task
-from ...core.answers import KeptAnswers
 from ...core.kept_mask import KeptMask, KeptMasks
 from ..base import TaskTextEnv
 from .actions import ACTIONS, TWO_OBJECTS
 from .catalogue import BehaviorCatalogue, hand_groups
-from .dynamics import both_hands_full, interactivity, place, run_checks
+from .dynamics import interactivity, place, run_checks
 from .goals import GoalCrash, partial_counts
-from .place_mask import VERBS, closed, grasp_targets, hand_entries, interactive
+from .mask import BehaviorMask
 from .plan_progress import shortest_plan_length
-from .state import HANDS, BehaviorState
+from .state import BehaviorState
 from .tasks import check_initial_state, load_task, task_ids, task_record
-from .tracking import BehaviorReadView, changed_keys
 from .world import BehaviorWorld
 
 
@@ -152,13 +150,6 @@ class BehaviorEnv(TaskTextEnv):
         self._header_task: Task | None = None
         super().__init__(task_id, action_mode, terminate_on_error, render_mode, terminate_on_success)
 
-    #: the mask's groups: their pinned keys hold kept-query functions, which do not pickle
-    UNPICKLED = ("_mask_groups",)
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._mask_groups = {}  # (the mask's groups, rebuilt as they are needed)
-
     def load_task(self, task_id: str) -> Task[BehaviorState]:
         """The task, loaded once per (task, initial-state mode) and reused (tasks and states are values): its
         catalogue is built once, and when one episode on it follows another the kept answers carry over."""
@@ -178,83 +169,24 @@ class BehaviorEnv(TaskTextEnv):
             cached = (task, [])
         if not cached[1]:
             acts = BehaviorCatalogue(task.initial_state.scene.order)
-            cached[1].extend((acts, hand_groups(acts), {}))
-        acts, self._groups, self._mask_groups = cached[1]
+            cached[1].extend((acts, hand_groups(acts)))
+        acts, self._groups = cached[1]
         # the task's kept answers and mask carry over from its last episode in this env
         self._kept = self._kept_masks.take(
-            key, lambda: KeptMask(self.action_space.n, KeptAnswers(BehaviorReadView, changed_keys)))
+            key, lambda: KeptMask(self.action_space.n, BehaviorMask(self.world, acts, self._groups)))
         return acts
 
     def catalogue_size(self) -> int:
         return max_catalogue_size()
 
     def legal_mask(self) -> np.ndarray:
-        """Which catalogue entries would execute. Only entries some state of the hands allows are tried
-        (:func:`.catalogue.hand_groups`). Each entry's answer is kept until a fact it read changes
-        (:class:`~eai_gym.core.answers.KeptAnswers`), also from one episode of a task to the next; a LEFT_/RIGHT_
-        entry's answer is kept under what that hand holds, so it is reused when the hand holds the same again.
-        The mask is updated where answers or candidates changed (:class:`~eai_gym.core.kept_mask.KeptMask`);
-        GRASP with an empty hand and a holding hand's PLACE/TRANSFER entries are decided for every target at
-        once from the kept interactivity of each target (:mod:`.place_mask`). :meth:`full_legal_mask` decides
-        every candidate afresh."""
+        """Which catalogue entries would execute: the candidates of :class:`.mask.BehaviorMask`, each answer kept
+        until a fact it read changes, also from one episode of a task to the next; a LEFT_/RIGHT_ entry's answer is
+        kept under what that hand holds (:class:`~eai_gym.core.kept_mask.KeptMask`). :meth:`full_legal_mask`
+        decides every candidate afresh."""
         assert self.episode is not None
-        state = self.episode.state  # the history only tells a wrong order from a missing step, not legality
-        plain, per_hand = self._groups
-        table = self._mask_groups
-        # the entries needing no hand are kept under whether both hands are full (that query pinned); a hand's
-        # RELEASE entries under what it holds (the hand pinned)
-        # (the groups dict is kept per pair of hands and handed out again: KeptMask then switches no group)
-        groups = table.get(("hands", state.hands))
-        if groups is None:
-            full = state.hands[0] is not None and state.hands[1] is not None  # both_hands_full(state)
-            g = table.get((_PLAIN, full))
-            if g is None:
-                g = table[(_PLAIN, full)] = (plain, [(i, full) for i in plain], _BOTH_FULL_PIN)
-            groups = {(_PLAIN, full): g}
-            for h, hand in enumerate(HANDS):
-                held = state.hands[h]
-                g = table.get((hand, held))
-                if g is None:
-                    release = per_hand[hand][2]
-                    # GRASP with a full hand always fails (each of its checks fails then: it ends with "hand
-                    # full"); GRASP with an empty hand and the PLACE and TRANSFER entries are decided below, for
-                    # every target at once
-                    entries = [] if held is None else release.get(held, [])
-                    g = table[(hand, held)] = (entries, [(i, held) for i in entries], _PINS[h])
-                groups[(hand, held)] = g
-            table[("hands", state.hands)] = groups
-        kept = self._kept
-        mask = kept.update(state, groups, self._decide)
-        ok_any = interactive(kept, state)
-        pos = state.scene.positions()
-        hands = state.hands
-        if hands[0] is None or hands[1] is None:
-            # GRASP(t) with an empty hand (either: its checks read only whether that hand holds t or anything)
-            grasp = grasp_targets(state, ok_any)
-            for h, hand in enumerate(HANDS):
-                if hands[h] is None:
-                    mask[per_hand[hand][0]] = grasp
-        closed_targets = None
-        for h, hand in enumerate(HANDS):
-            held = hands[h]
-            if held is None:
-                continue  # placing or transferring with an empty hand always fails
-            ok = ok_any.copy()  # PLACE's two checks on each target: not the held object nor carried, interactive
-            for carried in state.subtree(held):
-                ok[pos[carried]] = False
-            if closed_targets is None:
-                closed_targets = closed(state)
-            _, _, _, (nto, first, second), verbs = per_hand[hand]
-            entries = table.get(("written", hand))
-            if entries is None:  # (the verbs' entries by target, then PLACE_NEXTTO_ONTOP's: written at once)
-                entries = table[("written", hand)] = np.concatenate([verbs[v] for v in VERBS] + [nto])
-            on = hand_entries(state, held, ok, self.world.rules.transfer_moves_all, closed_targets)
-            # PLACE_NEXTTO_ONTOP(t1, t2) runs the PLACE checks on t1, then on t2, and nothing else
-            mask[entries] = np.concatenate([on[v] for v in VERBS] + [ok[first] & ok[second]])
-        return mask
-
-    def _decide(self, i: int):
-        return self.world.dry_run(self.actions[i])
+        # (the history only tells a wrong order from a missing step, not legality)
+        return self._kept.update(self.episode.state)
 
     def full_legal_mask(self) -> np.ndarray:
         """:meth:`legal_mask` without the kept answers: every candidate entry's executor runs in full."""
@@ -322,12 +254,8 @@ class BehaviorEnv(TaskTextEnv):
                 f"Feedback: {self.last_feedback}")
 
 
-#: (task id, initial-state mode) -> (task, [catalogue, hand groups, mask groups] once built)
+#: (task id, initial-state mode) -> (task, [catalogue, hand groups] once built)
 _LOADED: dict[tuple[str, str], tuple[Task, list]] = {}
-#: the read key of each hand (see :mod:`.tracking`): a LEFT_/RIGHT_ entry's answer is kept under its value
-_PINS = (frozenset({("h", 0)}), frozenset({("h", 1)}))
-_PLAIN = "plain"
-_BOTH_FULL_PIN = frozenset({("q", (both_hands_full.compute, ()))})  # type: ignore[attr-defined]
 #: how many tasks' kept masks an env keeps (as many as the loaded-task cache)
 KEPT_TASKS = 256
 

@@ -17,22 +17,18 @@ both its targets too — and the verb's own checks (in :mod:`.executors`) pass:
 
 The order in which the checks run decides an error's message, not whether the action executes, so each verb's
 entries are the conjunction of boolean arrays over the targets (:func:`hand_entries`). The per-target answers
-come from the kept interactivity of each target (:func:`interactive`) and what the hand carries; GRASP's with an
-empty hand from the same interactivity, the targets GRASP can take at all (:func:`graspable`) and the hands.
+come from the kept interactivity of each target (``interactivity_error``, a kept query: see :mod:`.mask`) and what
+the hand carries; GRASP's with an empty hand from the same interactivity, the targets GRASP can take at all
+(:func:`graspable`) and the hands.
 ``tests/envs/test_place_mask.py`` compares the result with running every executor.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from .dynamics import interactivity_error
 from .executors import GRASP_VOLUME
 from .state import BehaviorState
-
-_INTERACTIVITY = interactivity_error.compute  # type: ignore[attr-defined]
 
 #: the verbs (after ``LEFT_`` / ``RIGHT_``) decided here
 VERBS = ("PLACE_ONTOP", "PLACE_NEXTTO", "PLACE_UNDER", "PLACE_INSIDE", "TRANSFER_CONTENTS_INSIDE",
@@ -101,28 +97,6 @@ def hand_entries(state: BehaviorState, held: str, ok: np.ndarray, moves_all: boo
     return out
 
 
-def interactive(kept: Any, state: BehaviorState) -> np.ndarray:
-    """Per target (a bool array in ``order``): :func:`~.dynamics.interactivity_error` is None. Read from the
-    kept queries of ``kept.answers`` and kept in ``kept.extra``: when the last call saw the previous advance of
-    the answers, only the targets whose query the last step changed are written again (the array is changed in
-    place: copy what is handed out)."""
-    answers = kept.answers
-    last = kept.extra.get("interactive")
-    if last is not None and last[0] == answers.generation and last[1] == answers.advances - 1:
-        ok = last[2]
-        if answers.changed_queries:
-            pos = scene_arrays(state)[2]
-            queries = answers.queries
-            for qkey in answers.changed_queries:
-                if qkey[0] is _INTERACTIVITY:
-                    ok[pos[qkey[1][0]]] = queries[qkey][0] is None
-    else:
-        kept_query = answers.kept_query
-        ok = np.array([kept_query(_INTERACTIVITY, (t,)) is None for t in state.scene.order], dtype=bool)
-    kept.extra["interactive"] = (answers.generation, answers.advances, ok)
-    return ok
-
-
 def graspable(state: BehaviorState) -> np.ndarray:
     """Targets GRASP's own check allows whatever the hands hold (no room floor, not too big to grasp), a bool
     array in ``order`` kept per scene: with an empty hand, GRASP(t) executes exactly when ``t`` is one of them,
@@ -137,8 +111,8 @@ def graspable(state: BehaviorState) -> np.ndarray:
 
 
 def grasp_targets(state: BehaviorState, ok: np.ndarray) -> np.ndarray:
-    """Per target (a new bool array in ``order``): GRASP(t) with an empty hand executes, given ``ok``
-    (:func:`interactive`): ``t`` is :func:`graspable`, interactive and in neither hand."""
+    """Per target (a new bool array in ``order``): GRASP(t) with an empty hand executes, given ``ok`` (whether
+    each target is interactive): ``t`` is :func:`graspable`, interactive and in neither hand."""
     grasp = graspable(state) & ok
     pos = state.scene.positions()
     for h in state.hands:

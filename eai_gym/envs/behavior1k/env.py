@@ -16,14 +16,14 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...core import Action, GoalStatus, Task
-from ...core.kept_mask import KeptMasks
+from ...core.kept_mask import KeptMask, KeptMasks
 from ..arguments import str_option
 from ..base import TaskTextEnv
 from .data import activity_names, activity_record
 from .intermediates import activity_intermediates
-from .state import B1KState
-from .mask import KeptMask
+from .mask import Behavior1KMask
 from .observe import KeptDescription
+from .state import B1KState
 from .world import ACTIONS, NO_TARGET, Behavior1KWorld, Catalogue, catalogue_calls, load_task, to_text
 
 
@@ -165,36 +165,42 @@ class Behavior1KEnv(TaskTextEnv):
         """The activity's catalogue (:meth:`~.world.Behavior1KWorld.catalogue`; its actions made when first read)
         and its kept mask."""
         # the activity's kept answers carry over from its last episode in this env (and its catalogue's calls)
-        self._mask = self._kept_masks.take(
-            task.id, lambda: KeptMask(self.world.legal, catalogue_calls(task.id), task.id))
-        self._calls = self._mask.calls
+        self._kept = self._kept_mask(task.id, self.action_space.n)
+        self._calls = self._kept.rules.calls
         self.actions = Catalogue(self._calls)  # type: ignore[assignment]
         return self.actions
+
+    def _kept_mask(self, activity: str, size: int | None) -> KeptMask:
+        """The activity's kept mask (of ``size`` entries; None: as many as its catalogue has)."""
+        def make() -> KeptMask:
+            calls = catalogue_calls(activity)
+            return KeptMask(len(calls) if size is None else size, Behavior1KMask(self.world.legal, calls, activity))
+
+        return self._kept_masks.take(activity, make)
 
     def catalogue_size(self) -> int:
         return max_catalogue_size()
 
     def legal_mask(self) -> np.ndarray:
-        """Which catalogue entries would succeed: only candidates are asked (:meth:`~.mask.KeptMask.candidates`),
-        each answer kept until a fact it read changes (:class:`~.mask.KeptMask`).
-        :meth:`full_legal_mask` decides every candidate afresh."""
+        """Which catalogue entries would succeed: the candidates of :class:`.mask.Behavior1KMask`, each answer kept
+        until a fact it read changes (:class:`~eai_gym.core.kept_mask.KeptMask`). :meth:`full_legal_mask` decides
+        every candidate afresh."""
         assert self.episode is not None
-        return self._mask.array(self.episode.state, self.action_space.n)
+        return self._kept.update(self.episode.state)
 
     def legal_actions(self) -> list[str]:
         """The actions that would succeed now, as text, in catalogue order: the kept mask's answers (as
         :meth:`legal_mask`, in text mode too), equal to ``world.legal_actions(state)`` decided afresh."""
         assert self.task is not None and self.episode is not None
-        mask = self._mask if self.action_mode == "index" else self._kept_masks.take(
-            self.task.id, lambda: KeptMask(self.world.legal, catalogue_calls(self.task.id), self.task.id))
-        calls = mask.calls
-        return [to_text(*calls[i]) for i in sorted(mask.legal(self.episode.state))]
+        kept = self._kept if self.action_mode == "index" else self._kept_mask(self.task.id, None)
+        calls = kept.rules.calls
+        return [to_text(*calls[i]) for i in np.flatnonzero(kept.update(self.episode.state)).tolist()]
 
     def full_legal_mask(self) -> np.ndarray:
         """:meth:`legal_mask` without kept answers: every candidate entry's preconditions on a probe."""
         assert self.episode is not None
         mask = np.zeros(self.action_space.n, dtype=np.int8)
-        mask[self._mask.fresh(self.episode.state)] = 1
+        mask[self._kept.rules.fresh(self.episode.state)] = 1
         return mask
 
     def goal_info(self, status: GoalStatus) -> dict[str, Any]:
@@ -221,7 +227,7 @@ class Behavior1KEnv(TaskTextEnv):
                 f"Feedback: {self.last_feedback}")
 
 
-#: how many activities' kept masks an env keeps (about 0.17 MB each after a 50-step episode: up to about 21 MB)
+#: how many activities' kept masks an env keeps (their memory: docs/benchmarks.md)
 KEPT_ACTIVITIES = 128
 
 

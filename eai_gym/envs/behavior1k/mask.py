@@ -1,29 +1,28 @@
-"""The index-mode action mask of BEHAVIOR-1K, kept from one step to the next.
+"""BEHAVIOR-1K's rules for the index-mode mask: which catalogue entries are candidates in a state, and how they are
+decided (the cache is :class:`~eai_gym.core.kept_mask.KeptMask`'s).
 
 A step changes a handful of facts; most catalogue entries read none of them. The entries on one target are asked
-together ("which of them would succeed?", each a precondition probe: :meth:`~.world.Behavior1KWorld.legal`) and
-the answer is kept with the facts those probes read (:class:`~eai_gym.core.answers.KeptAnswers` over
-:class:`~.tracking.B1KReadView`), to be asked again only when one of them changes. Answers are kept at the
-coarsest level of the hand they allow:
+together ("which of them would succeed?", each a precondition probe: :meth:`~.world.Behavior1KWorld.legal`) through a
+:class:`~.tracking.B1KReadView`, one kept answer per target. Answers are kept at the coarsest level of the hand they
+allow:
 
 * entries whose actions do not read the hand (:data:`HAND_FREE`): under ``(target, ANY, group)``, asked with the
   hand hidden;
 * holding an object other than the target: under ``(target, SOME, group)``, asked with the held object shown as
   :class:`~.tracking.SomeObject` (placing it on ``t`` needs only that something other than ``t`` is held,
   whatever it is);
-* otherwise, and for the entries whose probe needed to know what the hand holds: under ``(target, held,
-  group)``, asked with the hand as it is (kept for when it holds that again).
+* otherwise: under ``(target, held, group)``, asked with the hand as it is (kept for when it holds that again).
 
-:meth:`KeptMask.fresh` decides every candidate afresh (what the property tests compare with).
+An entry whose probe needed to know more of the hand than a hidden hand or a stand-in shows is left undecided
+(:class:`~eai_gym.core.kept_mask.Partial`): it is asked again with the hand as it is, under the key and what is held.
+:meth:`Behavior1KMask.fresh` decides every candidate afresh (what the property tests compare with).
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable, Hashable, Sequence
 
-import numpy as np
-
-from ...core.answers import KeptAnswers
+from ...core.kept_mask import Group, MaskRules, Partial
 from .dynamics import is_fixture
 from .kb import ActivityKB, activity_kb
 from .state import B1KState
@@ -38,13 +37,15 @@ HAND_FREE = frozenset({"NAVIGATE_TO", "WAIT", "IGNITE"})
 #: as SomeObject, where they would only ask what it is: a choice for speed, the answers are the same)
 HELD_OBJECT_READERS = frozenset({"FILL", "MIX", "DRAPE", "OVERLAY", "SOAK_UNDER", "SOAK_INSIDE", "WIPE", "CUT",
                                  "ATTACH", "POUR", "APPLY"})
-#: the read keys no kept answer depends on: answers are kept under what the hand holds
+#: the read key pinned by the answers kept under what the hand holds
 PINNED = frozenset({HELD})
 
 Legal = Callable[[ActivityKB, Any, str, "str | None"], bool]
 Call = tuple[str, "str | None"]
-#: a kept answer: the entries that would succeed, and those whose probe asked what the stand-in hand holds
-Answer = tuple[tuple[int, ...], tuple[int, ...]]
+#: a kept answer: the entries that would succeed (and those left undecided)
+Answer = tuple[int, ...] | Partial
+#: group keys (see :meth:`Behavior1KMask.groups`)
+FREE, EMPTY = ("free",), ("empty",)
 
 #: actions that fail unless the hand is empty / unless something is held
 NEEDS_EMPTY_HAND = frozenset({"OPEN", "CLOSE", "TOGGLE_ON", "TOGGLE_OFF", "DETACH", "GRASP"})
@@ -63,8 +64,8 @@ HELD_NEEDS = {"FILL": ("fillable",), "MIX": ("mixingTool",), "DRAPE": ("drapeabl
               "CUT": ("slicer",)}
 
 
-class KeptMask:
-    """The legal entries of one activity's catalogue, state after state.
+class Behavior1KMask(MaskRules):
+    """The mask rules of one activity's catalogue.
 
     Only candidates are asked: entries the hand's state allows (an empty hand cannot place, a full one cannot
     open or grasp; no action that uses the held object takes it as its target: :data:`NOT_ON_HELD`) whose target
@@ -77,8 +78,12 @@ class KeptMask:
         activity: the activity (whose knowledge base the probes read).
     """
 
+    view_type = B1KReadView
+    changed = staticmethod(changed_keys)
+    signature_pins = PINNED
+
     def __init__(self, legal: Legal, calls: Sequence[Call], activity: str) -> None:
-        self.answers = KeptAnswers(B1KReadView, changed_keys)
+        super().__init__()
         self.legal_fn, self.calls, self.activity = legal, list(calls), activity
         self.kb = kb = activity_kb(activity)
         props = {t: kb.props.get(t, {}).keys() for _, t in self.calls if t is not None}
@@ -97,24 +102,11 @@ class KeptMask:
             if name not in NEEDS_HELD:
                 empty.append(i)
         self.free, self.empty, self.full = free, empty, full
-        self._group_ids: dict[tuple[int, ...], int] = {}
-        self._fns: dict[tuple, Callable[[B1KReadView], Answer]] = {}
-        self._asked: dict[tuple, list] = {}
-        self._fit: dict[str | None, frozenset[int]] = {}
-        #: (scene, held, number of kept answers, legal entries) after the last call: while no answer is dropped
-        #: and the hand holds the same, the legal entries are the same
-        self._last: tuple | None = None
-        #: the entries that need something held, by target, asked with the held object shown as SomeObject
-        #: (made when something is first held)
-        self._some_plan: list | None = None
-        self._free_plan = self._plan(free, ANY)
-        self._array: np.ndarray = np.zeros(0, dtype=np.int8)
-        self._array_of: list[int] | None = None  # the legal list ``_array`` was made from
-        self._by_held: dict[str | None, tuple[list, list]] = {None: ([], self._plan(empty, None))}
+        self._by_key: dict[tuple, Callable[[B1KReadView], Answer]] = {}  # (the question of each answer key)
 
     def __reduce__(self):
-        # kept answers are a cache (their questions are closures): a copy starts afresh
-        return (KeptMask, (self.legal_fn, self.calls, self.activity))
+        # (its memo holds closures: a copy starts afresh)
+        return (type(self), (self.legal_fn, self.calls, self.activity))
 
     def candidates(self, held: str | None) -> list[int]:
         """The entries worth asking while ``held`` is held (None: the hand is empty)."""
@@ -126,90 +118,76 @@ class KeptMask:
         out = []
         for i in self.full:
             name, target = calls[i]
-            if name in lacks or (target == held and name in NOT_ON_HELD) or (name == "ATTACH" and target is not None and not kb.has(held, "attachable")
-                                 and (kb.synset[held], kb.synset[target]) not in pairs):
+            if name in lacks or (target == held and name in NOT_ON_HELD) or (
+                    name == "ATTACH" and target is not None and not kb.has(held, "attachable")
+                    and (kb.synset[held], kb.synset[target]) not in pairs):
                 continue
             out.append(i)
         return self.free + out
 
-    def legal(self, state: B1KState) -> list[int]:
-        """The catalogue indices that would succeed in ``state`` (a state of this catalogue's activity)."""
-        return list(self._legal(state))
+    def signature(self, state: B1KState) -> str | None:
+        """The held object."""
+        return state.held
 
-    def array(self, state: B1KState, size: int) -> np.ndarray:
-        """:meth:`legal` as an int8 mask of ``size`` entries (a fresh array; while the legal entries are the same
-        list as at the last call, a copy of the last one)."""
-        out = self._legal(state)
-        if out is not self._array_of or len(self._array) != size:
-            mask = np.zeros(size, dtype=np.int8)
-            mask[out] = 1
-            self._array, self._array_of = mask, out
-        return self._array.copy()
+    def groups(self, held: str | None) -> dict[Hashable, Group]:
+        """The entries asked for any hand (:data:`FREE`); with an empty hand, those it may do (:data:`EMPTY`, under
+        the empty hand); holding an object, the entries on each other target that do not read the held object
+        (``("some", target)``, under SOME) and the others (``("own", held)``, under what is held)."""
+        memo = self.memo
+        if FREE not in memo:
+            memo[FREE] = self._group(self.free, ANY, frozenset())
+            memo[EMPTY] = self._group(self.empty, None, PINNED)
+        groups = {FREE: memo[FREE]}
+        if held is None:
+            groups[EMPTY] = memo[EMPTY]
+            return groups
+        some = memo.get("some")
+        if some is None:  # the entries that need something held, on each target, asked with the object as SomeObject
+            by_target: dict[str | None, list[int]] = {}
+            for i in self.full:
+                if self.calls[i][0] not in HELD_OBJECT_READERS:
+                    by_target.setdefault(self.calls[i][1], []).append(i)
+            some = memo["some"] = {t: (("some", t), self._group(entries, SOME, frozenset()))
+                                   for t, entries in by_target.items()}
+        for target, (gkey, g) in some.items():
+            if target != held:
+                groups[gkey] = g
+        calls = self.calls
+        own = [i for i in self.candidates(held)[len(self.free):]
+               if calls[i][1] == held or calls[i][0] in HELD_OBJECT_READERS]
+        groups[("own", held)] = self._group(own, held, PINNED)
+        return groups
 
-    def _legal(self, state: B1KState) -> list[int]:
-        """:meth:`legal`'s list itself: the same list while no kept answer was dropped (never to be changed)."""
-        answers = self.answers
-        answers.advance(state)
-        held = state.held
-        last = self._last
-        if last is not None and last[0] is answers.state.scene and last[1] == held and \
-                last[2] == len(answers.values):
-            return last[3]  # no kept answer was dropped: the same answers as last time
-        plans = self._by_held.get(held)
-        if plans is None:  # the entries on other targets (as for any held object), those asked with the object
-            if self._some_plan is None:
-                self._some_plan = self._plan([i for i in self.full if self.calls[i][0] not in HELD_OBJECT_READERS],
-                                             SOME)
-            some = [step for step in self._some_plan if step[0][0] != held]
-            calls = self.calls
-            own = [i for i in self.candidates(held)[len(self.free):]
-                   if calls[i][1] == held or calls[i][0] in HELD_OBJECT_READERS]
-            plans = self._by_held[held] = (some, self._plan(own, held))
-        out: list[int] = []
-        asked: list[int] = []
-        for plan in (self._free_plan, *plans):
-            values = answers.values
-            for key, members in plan:
-                got = values.get(key)
-                if got is None:
-                    got = answers.answer(key, self._question(key[0], members, key[1]), PINNED)
-                out += got[0]
-                if got[1]:
-                    asked += got[1]
-        if asked:  # with the hand as it is, those it may allow
-            plan = self._asked.get((held, *asked))
-            if plan is None:
-                fit = self._fit.get(held)
-                if fit is None:
-                    fit = self._fit[held] = frozenset(self.candidates(held))
-                plan = self._asked[(held, *asked)] = self._plan([i for i in asked if i in fit], held)
-            for key, members in plan:
-                got = values.get(key)
-                if got is None:
-                    got = answers.answer(key, self._question(key[0], members, held), PINNED)
-                out += got[0]
-        self._last = (state.scene, held, len(answers.values), out)
-        return out
-
-    def _plan(self, entries: list[int], hand: Hashable) -> list[tuple[tuple, tuple[int, ...]]]:
+    def _group(self, entries: list[int], hand: Hashable, pinned: frozenset) -> Group:
         """The kept answers asking ``entries`` with ``hand`` (ANY, SOME or what it holds), one per target: their
-        keys ``(target, hand, group id)`` and entries (whose question :meth:`_question` makes when it is asked)."""
+        keys ``(target, hand, group id)`` and entries."""
         by_target: dict[str | None, list[int]] = {}
         for i in entries:
             by_target.setdefault(self.calls[i][1], []).append(i)
-        out = []
+        ids = self.memo.setdefault("group ids", {})
+        keys, members = [], []
         for target, group in by_target.items():
-            members = tuple(group)
-            gid = self._group_ids.setdefault(members, len(self._group_ids))
-            out.append(((target, hand, gid), members))
-        return out
+            m = tuple(group)
+            keys.append((target, hand, ids.setdefault(m, len(ids))))
+            members.append(m)
+        return Group(members, keys, pinned)
 
-    def _question(self, target: str | None, members: tuple[int, ...], hand: Hashable) -> Callable[[B1KReadView], Answer]:
-        """Which of ``members`` (entries on ``target``) would succeed, with the hand shown as ``hand`` (ANY:
-        hidden; SOME: :class:`~.tracking.SomeObject`; else as it is); an entry whose probe asks more of a hidden
-        or stand-in hand than it shows goes into the answer's second part."""
-        key = (target, members, hand if hand in (ANY, SOME) else None)
-        fn = self._fns.get(key)
+    def decide(self, key: tuple, members: tuple[int, ...]) -> Callable[[B1KReadView], Answer]:
+        """Which of ``members`` (entries on the key's target) would succeed, with the hand shown as the key says
+        (ANY: hidden; SOME: :class:`~.tracking.SomeObject`; else as it is). Under ``(key, entries, held)``: those
+        of the entries a partial answer left undecided that are candidates for ``held``, with the hand as it is."""
+        if type(key[0]) is tuple:  # (key, undecided entries, what is held)
+            fit = self._fit(key[2])
+            return self._question(key[0][0], tuple(i for i in members if i in fit), None)
+        fn = self._by_key.get(key)
+        if fn is None:
+            fn = self._by_key[key] = self._question(key[0], members, key[1])
+        return fn
+
+    def _question(self, target: str | None, members: tuple[int, ...],
+                  hand: Hashable) -> Callable[[B1KReadView], Answer]:
+        memo_key = ("question", target, members, hand if hand in (ANY, SOME) else None)
+        fn = self.memo.get(memo_key)
         if fn is not None:
             return fn
         legal, kb = self.legal_fn, self.kb
@@ -233,7 +211,7 @@ class KeptMask:
                     view.some = None
                     if memo.pending:
                         view.settle()
-                return tuple(yes), tuple(later)
+                return Partial(tuple(yes), tuple(later)) if later else tuple(yes)
         else:
             def ask(view: B1KReadView) -> Answer:
                 yes = []
@@ -245,10 +223,17 @@ class KeptMask:
                 finally:
                     if memo.pending:
                         view.settle()
-                return tuple(yes), ()
+                return tuple(yes)
 
-        self._fns[key] = ask
+        self.memo[memo_key] = ask
         return ask
+
+    def _fit(self, held: str | None) -> frozenset[int]:
+        """:meth:`candidates` as a set (kept per held object)."""
+        fit = self.memo.get(("fit", held))
+        if fit is None:
+            fit = self.memo[("fit", held)] = frozenset(self.candidates(held))
+        return fit
 
     def fresh(self, state: B1KState) -> list[int]:
         """The legal entries decided afresh: every candidate's probe on ``state``, nothing kept."""

@@ -10,22 +10,21 @@ states and relations, and the feedback of the last action.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 
 import numpy as np
 
 from ...core import Action, GoalStatus, Step, Task, WorldState
-from ...core.catalogue import LazyCatalogue
 from ...core.kept_mask import KeptMask, KeptMasks
 from ..base import TaskTextEnv
 from .actions import ARITY, to_script
-from .dynamics import holding_hand, is_close, is_facing, label
+from .catalogue import catalogue
+from .dynamics import label
 from .goals import action_goal_results
-from .mask_groups import active_groups, mask_groups
+from .mask import VirtualHomeMask
 from .plan_progress import shortest_plan_length
 from .tasks import CHARACTER_ID, load_task, task_ids, task_object_ids
-from .world import VirtualHomeWorld, action_item_json
+from .world import VirtualHomeWorld
 
 
 class VirtualHomeEnv(TaskTextEnv):
@@ -148,14 +147,6 @@ class VirtualHomeEnv(TaskTextEnv):
         self._kept_masks = KeptMasks(KEPT_TASKS)  # by task id
         super().__init__(task_id, action_mode, terminate_on_error, render_mode, terminate_on_success)
 
-    #: the mask's groups: their pinned keys hold kept-query functions, which do not pickle
-    UNPICKLED = ("_mask_groups",)
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        if "_groups" in state:
-            self._mask_groups = mask_groups(self._groups, self.world.character, self.actions)
-
     def load_task(self, task_id: str) -> Task[WorldState]:
         task = load_task(task_id)
         self._lines, self._header, self._objects = {}, None, task_object_ids(task_id)
@@ -172,55 +163,28 @@ class VirtualHomeEnv(TaskTextEnv):
             if len(_CATALOGUES) > 512:
                 _CATALOGUES.clear()
             acts = catalogue(self.world, task)
-            groups = acts.requirement_groups()
-            cached = _CATALOGUES[key] = (task.initial_state.scene, acts, groups,
-                                         mask_groups(groups, self.world.character, acts))
-        self._groups, self._mask_groups = cached[2], cached[3]
-        self._kept = self._kept_masks.take(task.id, lambda: KeptMask(self.action_space.n))
-        return cached[1]
+            cached = _CATALOGUES[key] = (task.initial_state.scene, acts, acts.requirement_groups())
+        acts, requirements = cached[1], cached[2]
+        # the task's kept answers and mask carry over from its last episode in this env
+        self._kept = self._kept_masks.take(task.id, lambda: KeptMask(self.action_space.n, VirtualHomeMask(
+            self.world.try_action_ok, acts, requirements, self.world.character, task_object_ids(task.id))))
+        return acts
 
     def legal_mask(self) -> np.ndarray:
-        """Which catalogue entries would execute. Only entries whose necessary condition holds are tried:
-        the actions in ``NEEDS_CLOSE`` need the character close to their object, those in ``NEEDS_HELD``
-        need it held (and the two-object ones the character close to the second); the executor decides.
-        Each entry's answer is kept until a fact it read changes (:class:`~eai_gym.core.answers.KeptAnswers`),
-        also from one episode of a task to the next, and the mask is updated where answers or candidates
-        changed (:class:`~eai_gym.core.kept_mask.KeptMask`; the groups of candidates: :mod:`.mask_groups`);
-        :meth:`full_legal_mask` decides every candidate afresh."""
+        """Which catalogue entries would execute: the candidates of :class:`.mask.VirtualHomeMask`, each answer
+        kept until a fact it read changes, also from one episode of a task to the next
+        (:class:`~eai_gym.core.kept_mask.KeptMask`). :meth:`full_legal_mask` decides every candidate afresh."""
         assert self.episode is not None
-        state = self.episode.state
-        active = active_groups(self._mask_groups, self._groups[4], state, self.world.character, self._objects)
-        return self._kept.update(state, active, self._decide)
-
-    def _decide(self, i: int):
-        actions, ok = self.actions, self.world.try_action_ok
-        return lambda w: ok(w, actions[i])
+        return self._kept.update(self.episode.state)
 
     def full_legal_mask(self) -> np.ndarray:
         """:meth:`legal_mask` without the kept answers: every candidate entry's executor runs in full."""
         assert self.episode is not None
         state = self.episode.state
         mask = np.zeros(self.action_space.n, dtype=np.int8)
-        for i in self._candidates(state):
+        for i in self._kept.rules.candidates(state):
             mask[i] = self.world.executes(state, self.actions[i])
         return mask
-
-    def _candidates(self, state: WorldState) -> list[int]:
-        c = self.world.character
-        free, by_close, by_facing, by_held, by_held_close = self._groups
-        near = [x for x in self._objects if is_close(state, c, x)]
-        held_now = [x for x in self._objects if holding_hand(state, c, x) is not None]
-        candidates = list(free)
-        for x in near:
-            candidates += by_close.get(x, ())
-        for x in self._objects:
-            if is_facing(state, c, x):
-                candidates += by_facing.get(x, ())
-        for x in held_now:
-            candidates += by_held.get(x, ())
-            for y in near:
-                candidates += by_held_close.get((x, y), ())
-        return candidates
 
     def catalogue_size(self) -> int:
         return max_catalogue_size(self.world)
@@ -282,94 +246,17 @@ class VirtualHomeEnv(TaskTextEnv):
         return f"{self._header}{body}\nYou are <character> ({CHARACTER_ID}).\nFeedback: {self.last_feedback}"
 
 
-#: actions whose executor fails unless the character is close to the object / holds it (checked first or
-#: unconditionally in :mod:`.executors` and :mod:`.executors_use`); the two-object ones need the first
-#: held and the character close to the second
-NEEDS_CLOSE = frozenset({"SIT", "LIE", "GRAB", "OPEN", "CLOSE", "SWITCHON", "SWITCHOFF", "PLUGIN", "PLUGOUT",
-                         "WIPE", "WASH", "RINSE", "SCRUB", "TOUCH", "TYPE", "MOVE", "PULL", "PUSH", "SQUEEZE",
-                         "CUT", "EAT"})
-NEEDS_HELD = frozenset({"PUTBACK", "PUTIN", "POUR", "DROP", "RELEASE", "PUTON", "DRINK", "READ"})
-#: actions whose executor fails unless the character faces the object (``is_facing``)
-NEEDS_FACING = frozenset({"LOOKAT", "LOOKAT_MEDIUM", "LOOKAT_SHORT", "LOOKAT_LONG", "POINTAT", "WATCH"})
 #: how many tasks' kept masks an env keeps (as many as the task and catalogue caches; see docs/benchmarks.md
 #: for their memory; an access pattern cycling through more tasks than this would miss every time)
 KEPT_TASKS = 512
-
-
-def requirement_groups(actions: list[Action]) -> tuple[list[int], dict, dict, dict, dict]:
-    """Catalogue indices by the condition they need: (no condition, by close object, by faced object, by held
-    object, by (held object, close object))."""
-    free: list[int] = []
-    by_close: dict[int, list[int]] = {}
-    by_facing: dict[int, list[int]] = {}
-    by_held: dict[int, list[int]] = {}
-    by_held_close: dict[tuple[int, int], list[int]] = {}
-    for i, a in enumerate(actions):
-        if a.name in NEEDS_HELD and len(a.args) == 2:
-            by_held_close.setdefault((a.args[0], a.args[1]), []).append(i)
-        elif a.name in NEEDS_HELD:
-            by_held.setdefault(a.args[0], []).append(i)
-        elif a.name in NEEDS_CLOSE:
-            by_close.setdefault(a.args[0], []).append(i)
-        elif a.name in NEEDS_FACING:
-            by_facing.setdefault(a.args[0], []).append(i)
-        else:
-            free.append(i)
-    return free, by_close, by_facing, by_held, by_held_close
 
 
 def task_objects(task: Task) -> tuple[int, ...]:
     return task_object_ids(task.id)
 
 
-def catalogue(world: VirtualHomeWorld, task: Task) -> "ActionCatalogue":
-    """Every grounded action over the task's objects, in a fixed order (names, then object ids)."""
-    scene = task.initial_state.scene
-    ids = task_objects(task)
-    return ActionCatalogue(sorted(world.vocabulary), ids, [scene.objects[i].name for i in ids])
-
-
-class ActionCatalogue(LazyCatalogue):
-    """The catalogue as a read-only sequence whose actions are built when first asked for (a task has up to
-    ~8,000 entries; an episode touches a few hundred). Entry order: action names sorted; for each, no
-    object, every object, or every ordered pair of distinct objects, in the task's object order."""
-
-    def __init__(self, names: list[str], ids: tuple[int, ...], obj_names: list[str]) -> None:
-        self.ids = tuple(ids)
-        enc = encode_basestring_ascii  # what json.dumps writes for a string: raw is action_item_json(action)
-        self._names = tuple(obj_names)
-        self._parts = tuple(f"{enc(n)}, {enc(str(i))}" for i, n in zip(ids, obj_names))
-        super().__init__(((name, ARITY[name]) for name in names), len(self.ids))
-
-    def build(self, name: str, positions: tuple[int, ...]) -> Action:
-        raw = "{" + encode_basestring_ascii(name) + ": [" + ", ".join(self._parts[p] for p in positions) + "]}"
-        return Action(name, tuple(self.ids[p] for p in positions), tuple(self._names[p] for p in positions), raw=raw)
-
-    def requirement_groups(self) -> tuple[list[int], dict, dict, dict, dict]:
-        """:func:`requirement_groups` of this catalogue, from its layout (no action is built)."""
-        free: list[int] = []
-        by_close: dict[int, list[int]] = {}
-        by_facing: dict[int, list[int]] = {}
-        by_held: dict[int, list[int]] = {}
-        by_held_close: dict[tuple[int, int], list[int]] = {}
-        ids, k = self.ids, len(self.ids)
-        for start, name, n in self.blocks:
-            size = self.block_size(n)
-            if name in NEEDS_HELD and n == 2:
-                for off in range(size):
-                    r, c = self.positions(off, 2)
-                    by_held_close.setdefault((ids[r], ids[c]), []).append(start + off)
-            elif name in NEEDS_HELD or name in NEEDS_CLOSE or name in NEEDS_FACING:
-                target = by_held if name in NEEDS_HELD else by_close if name in NEEDS_CLOSE else by_facing
-                for off in range(size):
-                    target.setdefault(ids[off], []).append(start + off)
-            else:
-                free.extend(range(start, start + size))
-        return free, by_close, by_facing, by_held, by_held_close
-
-
 _MAX_CAT: dict[str, int] = {}
-#: (protocol, task id, id of the task's scene) -> (that scene, catalogue, requirement groups); Actions are frozen
+#: (protocol, task id, id of the task's scene) -> (that scene, catalogue, its requirement groups); Actions are frozen
 _CATALOGUES: dict[tuple, tuple] = {}
 
 

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from typing import Any, Callable
 
 from ...core import EMPTY, ObjectInfo, Scene, Task, UnknownTaskError, WorldState
+from ...core.task import Deferred
 from .task_data import data_file, packed
 
 CHARACTER_ID = 65
@@ -157,16 +158,8 @@ def load_task(task_id: str) -> Task[WorldState]:
 @lru_cache(maxsize=512)
 def _load_task(task_id: str) -> Task[WorldState]:
     rec, derived = _task(task_id)
-    init, final = rec["init"], rec["final"]
-    nodes = init["nodes"]
-    scene = _base_scene().derive(  # made when first read (a task read only for its goal never builds it)
-        set_objects=map(_obj, nodes["objects"]),
-        del_objects=nodes["del"],
-        set_states=chain(((n[0], n[4]) for n in nodes["objects"]), nodes["states"]),
-        add_edges=init["edges"]["add"],
-        del_edges=init["edges"]["del"],
-    )
-    initial = WorldState(scene)
+    initial = Deferred(partial(_initial_state, task_id))  # made when first read (a task read only for its goal
+    # or record never builds its scene)
     vh = rec["vh_goal"]
     goals = vh["goal"]
     goal = VirtualHomeGoal(
@@ -177,7 +170,7 @@ def _load_task(task_id: str) -> Task[WorldState]:
         tl_goal=rec["tl_goal"],
     )
     extra = VirtualHomeTaskData(
-        final_state=partial(_final_state, initial, final),  # picklable (envs are), made on first use
+        final_state=partial(_final_state, initial, rec["final"]),  # picklable (envs are), made on first use
         relevant=frozenset((n, i) for n, i in rec["relevant"]),
         gold_script=tuple(rec["gold_script"]),
         raw_goal=vh,
@@ -186,9 +179,23 @@ def _load_task(task_id: str) -> Task[WorldState]:
                 goal=goal, gold_plan=tuple(rec["gold_script"]), metadata={"virtualhome": extra})
 
 
-def _final_state(initial: WorldState, final: dict) -> WorldState:
+def _initial_state(task_id: str) -> WorldState:
+    """The task's initial state: the base scene changed by the record's ``init`` differences."""
+    init = _task(task_id)[0]["init"]
+    nodes = init["nodes"]
+    scene = _base_scene().derive(
+        set_objects=map(_obj, nodes["objects"]),
+        del_objects=nodes["del"],
+        set_states=chain(((n[0], n[4]) for n in nodes["objects"]), nodes["states"]),
+        add_edges=init["edges"]["add"],
+        del_edges=init["edges"]["del"],
+    )
+    return WorldState(scene)
+
+
+def _final_state(initial: Deferred[WorldState], final: dict) -> WorldState:
     """The task's final graph: its initial state changed by the record's ``final`` differences."""
-    final_state = initial.copy()
+    final_state = initial.value.copy()
     for n in final["nodes"]["objects"]:
         final_state.set_states(n[0], frozenset(n[4]))
     for oid, st in final["nodes"]["states"]:
