@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eai_gym.logic import tl
+from eai_gym.logic import tl, tl_paths
 
 PREDS, ACTS = ["P", "Q", "R", "ON"], ["A", "SLEEP"]
 
@@ -41,14 +41,14 @@ def test_temporal_semantics():
 
 def test_subgoal_paths():
     f = tl.parse("P(a) then (Q(a) or R(a)) and not (P(b) and Q(b))", PREDS, ACTS)
-    paths = tl.subgoal_paths(f)
+    paths = tl_paths.subgoal_paths(f)
     assert [[str(x) for x in p] for p in paths] == [
         ["P(a)", "Q(a)", "Not(P(b))"], ["P(a)", "Q(a)", "Not(Q(b))"],
         ["P(a)", "R(a)", "Not(P(b))"], ["P(a)", "R(a)", "Not(Q(b))"],
     ]
-    assert len(tl.subgoal_paths(f, lambda xs: xs[0])) == 1
+    assert len(tl_paths.subgoal_paths(f, lambda xs: xs[0])) == 1
     with pytest.raises(ValueError):
-        tl.subgoal_paths(tl.parse("exists x. (P(x))", PREDS, ACTS))
+        tl_paths.subgoal_paths(tl.parse("exists x. (P(x))", PREDS, ACTS))
 
 
 @settings(max_examples=300, deadline=None)

@@ -8,7 +8,7 @@ import random
 
 from eai_gym.envs.virtualhome import subgoals, tasks
 from eai_gym.envs.virtualhome.world import VirtualHomeWorld
-from eai_gym.logic import tl
+from eai_gym.logic import tl, tl_paths
 from eai_gym.scoring.virtualhome import subgoal_decomposition as sd
 
 
@@ -29,7 +29,7 @@ def test_goal_counts_of_the_branch_state_equal_the_replay_s() -> None:
         task = tasks.load_task(t)
         try:
             formula = sd._parse(" then ".join(sd.read_subgoals(json.dumps({"output": gold}), rng)))
-            paths = tl.subgoal_paths(formula, rng.choice)
+            paths = tl_paths.subgoal_paths(formula, rng.choice)
         except (tl.TLError, ValueError):
             continue
         goal = sd._parse(task.goal.tl_goal)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import islice
 from typing import Any
 
-from ...logic import tl
+from ...logic import tl, tl_paths
 from .goals import GoalCrash
 from .state import BehaviorState
 from .subgoals import (STATE_PARAMS, VOCAB_ACTIONS, SubgoalCrash, Translator, choose, gold_subgoal_plan, search,
@@ -33,7 +33,7 @@ def _plan(task_id: str, scene: Any) -> tuple[tuple, Translator]:
     categories = sorted({"_".join(scene.objects[n].bddl.split("_")[:-1]).replace(".", "_") for n in named})
     formula = tl.parse(" then ".join(gold_subgoal_plan(task_record(task_id))), list(STATE_PARAMS) + categories,
                        VOCAB_ACTIONS)
-    paths = tuple(islice(tl.iter_subgoal_paths(formula), MAX_PATHS))
+    paths = tuple(islice(tl_paths.iter_subgoal_paths(formula), MAX_PATHS))
     translator = Translator(False, {tl_name(n).replace("t-shirt", "shirt"): n for n in named})
     if len(_PLANS) > 256:
         _PLANS.clear()

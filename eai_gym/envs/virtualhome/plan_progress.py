@@ -13,7 +13,7 @@ from itertools import islice
 from typing import Any
 
 from ...core import WorldState
-from ...logic import tl
+from ...logic import tl, tl_paths
 from .subgoals import SubgoalCrash, choose, search, vocabulary
 from .world import VirtualHomeWorld
 
@@ -24,7 +24,7 @@ MAX_PATHS = 16
 def _goal_paths(tl_goal: str) -> tuple[Any, tuple]:
     v = vocabulary()
     goal = tl.parse(tl_goal, v["tl_predicates"], list(v["subgoal_actions"]))
-    paths = [tuple(g for g in p if isinstance(g, tl.Primitive)) for p in islice(tl.iter_subgoal_paths(goal), MAX_PATHS)]
+    paths = [tuple(g for g in p if isinstance(g, tl.Primitive)) for p in islice(tl_paths.iter_subgoal_paths(goal), MAX_PATHS)]
     return goal, tuple(paths)
 
 

@@ -34,7 +34,7 @@ from ...envs.behavior.subgoals import (ACTION_PARAMS, STATE_PARAMS, VOCAB_ACTION
                                       gold_subgoal_plan, sample_path, search, tl_name)
 from ...envs.behavior.tasks import check_initial_state, load_task, task_ids, task_record
 from ...envs.behavior.world import BehaviorWorld, check_protocol
-from ...logic import tl
+from ...logic import tl, tl_paths
 from ...eai.subgoal_output import NotParseable, output_entries, with_plan_fields
 from ..items import item_identifier
 from ..jobs import duplicate_record, invalid_record
@@ -141,7 +141,7 @@ def _run(rec: dict, task: Any, llm_output: Any, protocol: str, rng: random.Rando
         paths = [sample_path(formula, rng.choice)]
     else:
         try:
-            paths = list(islice(tl.iter_subgoal_paths(formula), MAX_PATHS))
+            paths = list(islice(tl_paths.iter_subgoal_paths(formula), MAX_PATHS))
         except (ValueError, NotImplementedError) as e:
             raise NotParseable(str(e)) from None
     if draws_only:

@@ -26,7 +26,7 @@ from ...core.safe_repr import bounded_repr
 from ...envs.virtualhome.subgoals import SubgoalCrash, choose, goal_subgoal_plan, search, split, vocabulary
 from ...envs.virtualhome.tasks import load_task, object_labels, object_names, task_record
 from ...envs.virtualhome.world import VirtualHomeWorld, check_protocol
-from ...logic import tl
+from ...logic import tl, tl_paths
 from ...eai.subgoal_summary import summarize_subgoal
 from ...metrics.plan_similarity import similarity_record
 from ...eai.subgoal_output import NotParseable, output_entries, with_plan_fields
@@ -289,9 +289,9 @@ def _plan(rec, task, llm_output, protocol, rng) -> tuple | None:
         raise NotParseable("Failed to get final goal formula (the task has no tl_goal)")
     goal = _parse(task.goal.tl_goal)
     if protocol == "eai-1.0.5":
-        paths = tl.subgoal_paths(formula, rng.choice)
+        paths = tl_paths.subgoal_paths(formula, rng.choice)
     else:
-        paths = list(islice(tl.iter_subgoal_paths(formula), MAX_PATHS))
+        paths = list(islice(tl_paths.iter_subgoal_paths(formula), MAX_PATHS))
         paths = [[g for g in p if isinstance(g, tl.Primitive)] for p in paths]
     return goal, paths
 
