@@ -10,8 +10,8 @@
   worked examples (the world's own syntax).
 * Anything else: a short fixed text.
 
-The table of prompts (~5,000, ~4 s to build) is built once, in the background from :meth:`WorldReplies.warm`
-or on the first request.
+The table of prompts (every world's, mode's and protocol's) is built once, in the background from
+:meth:`WorldReplies.warm` or on the first request (its cost: docs/benchmarks.md, "Figures behind the code's choices").
 """
 
 from __future__ import annotations

@@ -118,7 +118,7 @@ class FakeChatServer:
 
             def setup(self) -> None:
                 super().setup()
-                # headers and body go out in two writes: without this, delayed ACKs cost 40 ms a reply
+                # headers and body go out in two writes: without this, every reply waits for a delayed ACK
                 self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
             def log_message(self, *args: Any) -> None:

@@ -57,9 +57,9 @@ class WorkerError(Exception):
 
 
 #: items per chunk, at most: what a worker is sent at a time, and what it sends back at once. Each chunk costs the
-#: calling process ~0.5 ms (the pool's threads hand its result over), about what a worker spends on 1.5 light items
-#: (VirtualHome action sequencing, ~0.35 ms an item): receiving 30,000 such plans' results took the calling
-#: process 0.38-0.53 s CPU in chunks of 64 items, 0.19-0.20 s in chunks of 256
+#: calling process about what a worker spends on a light item or two (the pool's threads hand its result over), so
+#: chunks of hundreds of items keep the calling process from being the bottleneck (docs/benchmarks.md, "Figures
+#: behind the code's choices")
 CHUNK_ITEMS = 512
 #: chunks per worker, at least (while chunks can be made that small): the last chunks to finish are short, so the
 #: workers finish at about the same time
@@ -69,12 +69,11 @@ CHUNKS_PER_WORKER = 32
 #: While scoring, the collector looks at young objects after this many allocations (Python's default: 700).
 #: Scoring allocates many short-lived objects next to large long-lived task data (the decoded task records and
 #: their scenes); every young collection walks the young objects that survive, so each task's data was walked
-#: once per collection generation it passed through: at the default, ~40% of `eai-gym score virtualhome --gold`
-#: (0.24 of 0.6 s CPU); at 20,000, 25 young and 2 middle collections still took 80-100 ms of the 0.33 s of the
-#: 338 VirtualHome gold subgoal plans. The counter counts tracked objects allocated minus freed, so freed
-#: (acyclic) garbage does not count: a whole ``--gold`` run of one world stays below 300,000 and needs no
-#: collection at all. What waits longer is only garbage in reference cycles (measured: about one object per
-#: VirtualHome action-sequencing item, nine per subgoal item), freed at the next collection.
+#: once per collection generation it passed through, a large share of a ``--gold`` run at the default
+#: (docs/benchmarks.md, "Figures behind the code's choices"). The counter counts tracked objects allocated minus
+#: freed, so freed (acyclic) garbage does not count: a whole ``--gold`` run of one world stays below this and needs
+#: no collection at all. What waits longer is only garbage in reference cycles (about one object per VirtualHome
+#: action-sequencing item, nine per subgoal item), freed at the next collection.
 YOUNG_GC_THRESHOLD = 500_000
 
 

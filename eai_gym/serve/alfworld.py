@@ -311,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"eai-gym serve alfworld: {e}", file=sys.stderr)
         return 2
     # proto IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY on accepted connections only then (else every reply
-    # waits ~40 ms for a delayed ACK)
+    # waits for a delayed ACK)
     sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET, socket.SOCK_STREAM,
                          socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -10,7 +10,7 @@ def listening_socket(host: str, port: int, backlog: int = 2048) -> socket.socket
     """A TCP socket bound to ``host:port`` (port 0: a free one) and listening; raises ``OSError`` naming the address.
 
     Made with proto ``IPPROTO_TCP``, not 0: asyncio sets ``TCP_NODELAY`` on accepted connections only then (else
-    every reply waits ~40 ms for a delayed ACK)."""
+    every reply waits for a delayed ACK)."""
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -144,6 +144,6 @@ def _rule_index() -> dict[str, dict[str, Any]]:
     return out
 
 
-@lru_cache(maxsize=256)  # (about 8 KiB each; at least as many as an env keeps masks of: env.KEPT_ACTIVITIES)
+@lru_cache(maxsize=256)  # (small; at least as many as an env keeps masks of: env.KEPT_ACTIVITIES)
 def activity_kb(activity: str) -> ActivityKB:
     return ActivityKB(activity)

@@ -17,8 +17,9 @@ of its final graph from the initial one) and ``{"node_goals", "edge_goals"}``, t
 ``record["vh_goal"]["goal"]`` of its node and edge goals with duplicates removed.
 ``tests/envs/test_virtualhome_task_data.py`` checks both derived parts.
 
-Format 5 (before) zlib-compressed the header and kept the base edges in it; decompressing and decoding them took
-~1 ms of every command that loads a task, and reading the whole 1.8 MB file ~1.5 ms.
+Format 5 (before) zlib-compressed the header and kept the base edges in it: every command that loaded a task paid
+for decompressing and decoding them, and for reading the whole file (docs/benchmarks.md, "Figures behind the
+code's choices").
 """
 
 from __future__ import annotations
