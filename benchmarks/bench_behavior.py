@@ -75,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"eai-eval 1.0.5 (kit harness, no iGibson), same plans: {wall:.1f} s whole process; "
                   f"ratio {ratio:.0f}x; summaries equal: {ref == ours}")
     import gymnasium as gym
+
     import eai_gym  # noqa: F401  (registers the environments)
 
     env = gym.make("eai_gym/Behavior-v0").unwrapped

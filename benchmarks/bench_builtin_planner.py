@@ -24,11 +24,11 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-from eai_gym.logic.pddl_operators import OperatorFormatError, complete_domain  # noqa: E402
 from eai_gym.eai import transition_modeling as tm  # noqa: E402
-from eai_gym.eai.transition_modeling import world_scorer  # noqa: E402
 from eai_gym.eai.builtin_planner import BuiltinPlanner  # noqa: E402
 from eai_gym.eai.planner import FastDownward  # noqa: E402
+from eai_gym.eai.transition_modeling import world_scorer  # noqa: E402
+from eai_gym.logic.pddl_operators import OperatorFormatError, complete_domain  # noqa: E402
 from tools.tables.transition_modeling import reference_verdicts  # noqa: E402
 
 bt = world_scorer("behavior")

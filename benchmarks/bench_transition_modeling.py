@@ -28,7 +28,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
 from eai_gym.eai.transition_modeling import world_scorer  # noqa: E402
-
 from eai_gym.scoring.runner import run_items  # noqa: E402
 
 vt = world_scorer("virtualhome")

@@ -92,6 +92,7 @@ def time_reference(python: str, path: str) -> tuple[float, float, dict]:
 
 def bench_env(limit: int | None) -> dict:
     import gymnasium as gym
+
     import eai_gym  # noqa: F401
     from eai_gym.envs.virtualhome.tasks import load_task, task_ids
 

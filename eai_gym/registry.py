@@ -26,8 +26,23 @@ from __future__ import annotations
 import importlib
 from typing import Callable
 
-from .specs import (COMMON_RECORD_FIELDS, EPISODES_SUMMARY, PLAN_RECORD_FIELDS, SPLIT_ROLES, UNITS, EnvSpec, ModeSpec,
-                    Option, RegistryError, ServerSpec, SplitSpec, SummaryKey, SummaryLayout, WorldSpec, load)
+from .specs import (
+    COMMON_RECORD_FIELDS,
+    EPISODES_SUMMARY,
+    PLAN_RECORD_FIELDS,
+    SPLIT_ROLES,
+    UNITS,
+    EnvSpec,
+    ModeSpec,
+    Option,
+    RegistryError,
+    ServerSpec,
+    SplitSpec,
+    SummaryKey,
+    SummaryLayout,
+    WorldSpec,
+    load,
+)
 
 __all__ = ["COMMON_RECORD_FIELDS", "EPISODES_SUMMARY", "PLAN_RECORD_FIELDS", "SERVERS", "SIMILARITY_OPTIONS",
            "SIMILARITY_UNITS", "SPLIT_ROLES", "UNITS", "WORLD_SPECS", "EnvSpec", "ModeSpec", "Option", "RegistryError",

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
 from typing import Any
 
+
 class RegistryError(KeyError):
     """An unknown world or mode, or a spec that contradicts another one."""
 

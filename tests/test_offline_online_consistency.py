@@ -8,11 +8,18 @@ import random
 from pathlib import Path
 
 import gymnasium as gym
-import pytest
 
 import eai_gym  # noqa: F401
-from eai_gym.wrappers import (GoalSuccess, ParallelGoalSuccess, ParallelProgressRate, ParallelPropositionLog,
-                              ParallelTrajectoryErrors, ProgressRate, PropositionLog, TrajectoryErrors)
+from eai_gym.wrappers import (
+    GoalSuccess,
+    ParallelGoalSuccess,
+    ParallelProgressRate,
+    ParallelPropositionLog,
+    ParallelTrajectoryErrors,
+    ProgressRate,
+    PropositionLog,
+    TrajectoryErrors,
+)
 
 DATA = Path(__file__).parent / "reference" / "data"
 

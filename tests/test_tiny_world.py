@@ -12,10 +12,10 @@ from typing import Any, Mapping
 
 import gymnasium as gym
 import pytest
-from gymnasium import spaces
-
 import test_registry
 import test_registry_modes
+from gymnasium import spaces
+
 from eai_gym import registry
 from eai_gym.cli import main
 from eai_gym.scoring.jobs import Jobs, same

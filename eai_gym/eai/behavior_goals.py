@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .goal_summary import confusion_metrics, rate
-from .goal_output import frozen, read_behavior_reply
 from ..scoring.items import item_identifier
+from .goal_output import frozen, read_behavior_reply
+from .goal_summary import confusion_metrics, rate
 
 PROTOCOLS = ("eai-1.0.5", "fixed")
 SECTIONS = (("overall", "overall_confusion_metrics", ""), ("state_goal", "state_goal_confusion_metrics", "node_"),

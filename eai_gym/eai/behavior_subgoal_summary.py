@@ -17,6 +17,7 @@ from typing import Callable, Iterable, Sequence
 
 from .subgoal_summary import count_categories, frac, trajectory_summary
 
+
 def summarize_behavior_subgoal(records: Iterable[dict], fallback: Callable[[str], dict],
                                all_task_ids: Sequence[str] | None = None) -> dict:
     """The reference summary over scored records (one per task); ``fallback(task_id)``: the goal counts of a task

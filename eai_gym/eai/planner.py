@@ -23,8 +23,8 @@ import time
 from functools import lru_cache
 from typing import Protocol
 
-from .builtin_planner import BuiltinPlanner
 from ..scoring.process_guard import guarded_command
+from .builtin_planner import BuiltinPlanner
 
 FD_ALIAS = "lama-first"
 PLANNER_HINT = ("planner columns not computed: Fast Downward is not installed "

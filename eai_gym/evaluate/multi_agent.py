@@ -15,8 +15,16 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from .client import ChatRequest, ModelClient
-from .episodes import (WRAPPER_KEYS, Transcript, env_error, episode_record, play_all,
-                       reply_action, step_prompt, without_echo)
+from .episodes import (
+    WRAPPER_KEYS,
+    Transcript,
+    env_error,
+    episode_record,
+    play_all,
+    reply_action,
+    step_prompt,
+    without_echo,
+)
 from .limits import MAX_REPLY_CHARS
 from .requests import RequestStats, ask
 from .rundir import RunDir, clipped

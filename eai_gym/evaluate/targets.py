@@ -92,8 +92,16 @@ def models_by_agent(names: list[str], agents: tuple[str, ...]) -> dict[str, str]
 
 
 def _episodes(world: registry.WorldSpec, protocol: str, options: dict[str, Any]) -> Target:
-    from ..wrappers import (GoalSuccess, ParallelGoalSuccess, ParallelProgressRate, ParallelPropositionLog,
-                            ParallelTrajectoryErrors, ProgressRate, PropositionLog, TrajectoryErrors)
+    from ..wrappers import (
+        GoalSuccess,
+        ParallelGoalSuccess,
+        ParallelProgressRate,
+        ParallelPropositionLog,
+        ParallelTrajectoryErrors,
+        ProgressRate,
+        PropositionLog,
+        TrajectoryErrors,
+    )
     from .episodes import EpisodePlayer, run_episodes
     from .multi_agent import TeamPlayer, run_team_episodes
 

@@ -24,8 +24,24 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.lexer import PatternStr
 
 from . import grounding as G
-from .bddl_ast import (And, Atom, BDDLError, Exists, Expr, ForAll, ForN, ForNPairs, ForPairs, Imply, Not, Or, Param,
-                       Problem, goal_conjuncts, unparse)
+from .bddl_ast import (
+    And,
+    Atom,
+    BDDLError,
+    Exists,
+    Expr,
+    ForAll,
+    ForN,
+    ForNPairs,
+    ForPairs,
+    Imply,
+    Not,
+    Or,
+    Param,
+    Problem,
+    goal_conjuncts,
+    unparse,
+)
 from .grounding import GroundLiteral, Option, flatten_literal, literal_parts, literal_to_list
 
 __all__ = [

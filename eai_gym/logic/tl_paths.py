@@ -8,6 +8,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from .tl import And, Formula, Not, Or, Primitive, Quantified, Then
 
+
 def flatten_negation(f: Not) -> Formula:
     """One De Morgan step on a negation (``not (a and b)`` → ``not a or not b``...)."""
     p = f.part

@@ -276,8 +276,12 @@ class WorldEpisode:
         if team:
             import pettingzoo
 
-            from ..wrappers import (ParallelGoalSuccess, ParallelProgressRate, ParallelPropositionLog,
-                                    ParallelTrajectoryErrors)
+            from ..wrappers import (
+                ParallelGoalSuccess,
+                ParallelProgressRate,
+                ParallelPropositionLog,
+                ParallelTrajectoryErrors,
+            )
 
             env = ParallelGoalSuccess(ParallelProgressRate(ParallelPropositionLog(ParallelTrajectoryErrors(
                 pettingzoo.make("parallel", env_id, **kwargs)))))

@@ -19,8 +19,17 @@ from typing import Any, Iterable, Sequence
 
 from .. import __version__
 from .runs import Run, headline, success
-from .tables import (Table, category_outcomes, category_table, drilldown, error_table, headline_table,
-                     progress_curves, runs_table, summary_table)
+from .tables import (
+    Table,
+    category_outcomes,
+    category_table,
+    drilldown,
+    error_table,
+    headline_table,
+    progress_curves,
+    runs_table,
+    summary_table,
+)
 
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em auto;max-width:1200px;color:#222;padding:0 1em}

@@ -6,8 +6,16 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .runs import Run, headline
-from .tables import (Table, category_table, drilldown, error_table, headline_table, progress_table, runs_table,
-                     summary_table)
+from .tables import (
+    Table,
+    category_table,
+    drilldown,
+    error_table,
+    headline_table,
+    progress_table,
+    runs_table,
+    summary_table,
+)
 
 #: the widest cell shown (longer values are cut with ``…``), and the widest row label
 MAX_CELL = 60
@@ -69,7 +77,7 @@ def text_report(runs: Sequence[Run], task_lines: int = 20) -> str:
     rows = [[k] + [headline(d[k]) if k in d else "–" for d in index] for k in shown]
     more = len(keys) - len(shown)
     title = f"Per-task drill-down ({len(shown)} of {len(keys)} tasks" + (
-        f"; --task-lines N lists more, -1 all" if more else "") + ")"
+        "; --task-lines N lists more, -1 all" if more else "") + ")"
     parts.append(f"{title}\n" + (_drill(["task"] + [r.name for r in runs], rows) if rows else "  (no tasks)"))
     return "\n\n".join(parts) + "\n"
 

@@ -10,8 +10,12 @@ env returns otherwise.
 """
 
 from .gymnasium_wrappers import GoalSuccess, ProgressRate, PropositionLog, TrajectoryErrors
-from .parallel_wrappers import (ParallelGoalSuccess, ParallelProgressRate, ParallelPropositionLog,
-                                ParallelTrajectoryErrors)
+from .parallel_wrappers import (
+                                ParallelGoalSuccess,
+                                ParallelProgressRate,
+                                ParallelPropositionLog,
+                                ParallelTrajectoryErrors,
+)
 
 __all__ = ["TrajectoryErrors", "PropositionLog", "ProgressRate", "GoalSuccess", "ParallelTrajectoryErrors",
            "ParallelPropositionLog", "ParallelProgressRate", "ParallelGoalSuccess"]

@@ -12,8 +12,7 @@ from typing import Any
 
 from pettingzoo.utils.wrappers import BaseParallelWrapper
 
-from ..metrics.episode_metrics import (ERROR_TYPES, ErrorCounter, GoalHistory, ProgressHistory,
-                                       PropositionHistory)
+from ..metrics.episode_metrics import ERROR_TYPES, ErrorCounter, GoalHistory, ProgressHistory, PropositionHistory
 from .gymnasium_wrappers import metric_source
 
 

@@ -71,8 +71,8 @@ def reflexion(module: Any, config: dict, llm: Callable[[str], str], n_games: int
             prompt = ob
             for _ in range(49):
                 action = llm(prompt).strip()
-                observation, reward, done, info = env.step([action])
-                observation, reward, done = process_ob(observation[0]), info["won"][0], done[0]
+                observation, _, done, info = env.step([action])
+                observation, done = process_ob(observation[0]), done[0]
                 prompt += f"\n> {action}\n{observation}"
                 if done:
                     solved[z] = True

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from eai_gym.compat import alfworld as compat
-from eai_gym.compat.alfworld import importer
 from eai_gym.compat import setup as compat_setup
+from eai_gym.compat.alfworld import importer
 
 ROOT = Path(__file__).resolve().parents[2]
 ALIAS = "bundled_client.env_package.alfworld.alfworld"

@@ -11,8 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eai_gym.core import ObjectInfo, Scene, WorldState
-from eai_gym.core.tracking import (ALL_KEYS, ReadTrackingState, TrackedDict, changed_dict_keys, changed_keys,
-                                   compared_keys)
+from eai_gym.core.tracking import (
+    ALL_KEYS,
+    ReadTrackingState,
+    TrackedDict,
+    changed_dict_keys,
+    changed_keys,
+    compared_keys,
+)
 
 N = 5
 RELS = ("ON", "CLOSE")

@@ -84,8 +84,8 @@ def test_errors(folders):
 
 
 def test_shipped_eval_split_and_train_games():
-    from eai_gym.envs.alfworld.generator import EVAL_MIX, eval_game, eval_split, split_of
     from eai_gym.envs.alfworld.engine import Engine
+    from eai_gym.envs.alfworld.generator import EVAL_MIX, eval_game, eval_split, split_of
     from eai_gym.envs.alfworld.oracle import Oracle
     games = eval_split()
     assert len(games) == 134

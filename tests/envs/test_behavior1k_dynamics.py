@@ -3,8 +3,8 @@ substances, standing beside a fixture, recipe outputs on their container."""
 
 from __future__ import annotations
 
-from eai_gym.core import Episode
 from eai_gym.builders.behavior1k.diagnose import unreachable
+from eai_gym.core import Episode
 from eai_gym.envs.behavior1k.kb import activity_kb
 from eai_gym.envs.behavior1k.world import Behavior1KWorld, load_task
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from eai_gym.builders.behavior1k.heuristic import distance
 from eai_gym.core import Episode
 from eai_gym.envs.behavior1k.goals import activity_goal
 from eai_gym.envs.behavior1k.gold import gold_data
-from eai_gym.builders.behavior1k.heuristic import distance
 from eai_gym.envs.behavior1k.kb import activity_kb
 from eai_gym.envs.behavior1k.world import Behavior1KWorld, initial_state, load_task
 

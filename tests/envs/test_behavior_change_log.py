@@ -12,7 +12,9 @@ import gymnasium as gym
 import pytest
 
 import eai_gym  # noqa: F401
-from eai_gym.envs.behavior import goals, state as state_module, world as world_module
+from eai_gym.envs.behavior import goals
+from eai_gym.envs.behavior import state as state_module
+from eai_gym.envs.behavior import world as world_module
 from eai_gym.envs.behavior.goals import GoalCrash, check_conditions
 from eai_gym.envs.behavior.tracking import changed_keys, compared_keys
 

@@ -123,7 +123,6 @@ def test_alfworld_progress_reads_each_step_once(monkeypatch):
 def test_plan_based_progress_searches_once_per_distinct_state():
     """A walk that comes back to a state it saw (here: walking to the bathroom and back) needs no second plan search
     (VirtualHome's subgoal translator), and reports the same progress there."""
-    ts = task_sets()["virtualhome"]
     env, options = _make("virtualhome", "160_1")
     env.reset(seed=0, options=options)
     base = env.unwrapped

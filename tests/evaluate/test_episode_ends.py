@@ -4,7 +4,6 @@ when the step limit ended it: ``--max-steps`` replies, or the env's own time lim
 from __future__ import annotations
 
 import gymnasium as gym
-
 import pytest
 
 from eai_gym import registry

@@ -112,7 +112,12 @@ def test_two_agents_each_with_its_model_solve_a_rearrange_episode(tmp_path, fake
     from eai_gym.envs.rearrange.episode import shipped_episodes
     from eai_gym.envs.rearrange.oracle import oracle_scripts
     from eai_gym.evaluate.multi_agent import TeamPlayer, run_team_episodes
-    from eai_gym.wrappers import ParallelGoalSuccess, ParallelProgressRate, ParallelPropositionLog, ParallelTrajectoryErrors
+    from eai_gym.wrappers import (
+        ParallelGoalSuccess,
+        ParallelProgressRate,
+        ParallelPropositionLog,
+        ParallelTrajectoryErrors,
+    )
 
     episode = shipped_episodes("val")[3]
     scripts = oracle_scripts(episode)  # its Wait[]s order the two agents

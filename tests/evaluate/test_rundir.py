@@ -9,8 +9,7 @@ import sys
 
 import pytest
 
-from eai_gym.evaluate.client import ChatReply, ChatRequest
-from eai_gym.evaluate.client import public_endpoint
+from eai_gym.evaluate.client import ChatReply, ChatRequest, public_endpoint
 from eai_gym.evaluate.rundir import RunDir, RunDirError
 
 SETTINGS = {"world": "virtualhome", "mode": "action_sequencing", "protocol": "fixed", "model": ["m"],

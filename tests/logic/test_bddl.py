@@ -8,9 +8,27 @@ from hypothesis import strategies as st
 
 from eai_gym.logic import grounding as G
 from eai_gym.logic.bddl import (
-    And, Atom, BDDLError, Exists, ForAll, ForN, ForNPairs, ForPairs, Imply, Not, Or, Param, Problem,
-    compile_goal, flatten_literal, goal_conjuncts, literal_parts, literal_to_list, parse_expression,
-    parse_problem, unparse,
+    And,
+    Atom,
+    BDDLError,
+    Exists,
+    ForAll,
+    ForN,
+    ForNPairs,
+    ForPairs,
+    Imply,
+    Not,
+    Or,
+    Param,
+    Problem,
+    compile_goal,
+    flatten_literal,
+    goal_conjuncts,
+    literal_parts,
+    literal_to_list,
+    parse_expression,
+    parse_problem,
+    unparse,
 )
 
 PROBLEM = """; a comment

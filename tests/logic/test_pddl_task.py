@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from eai_gym.eai.planner import FastDownward, fast_downward_script
 from eai_gym.logic.pddl_ground import dnf, ground, holds, successor
 from eai_gym.logic.pddl_task import PddlError, read_task
-from eai_gym.eai.planner import FastDownward, fast_downward_script
 
 DOMAIN = """(define (domain d) (:requirements :strips :typing :adl)
   (:types box - object tool)

@@ -16,11 +16,10 @@ import pytest
 
 pytest.importorskip("openenv")
 
+from eai_gym.evaluate.fake_server import FakeChatServer  # noqa: E402
 from eai_gym.openenv.episode import EpisodeConfig  # noqa: E402
 from eai_gym.openenv.gold import gold_reply  # noqa: E402
 from eai_gym.openenv.server import build_app, running  # noqa: E402
-
-from eai_gym.evaluate.fake_server import FakeChatServer  # noqa: E402
 
 VENV_BIN = Path(os.environ["EAI_GYM_VERIFIERS_VENV"]) / "bin" if os.environ.get("EAI_GYM_VERIFIERS_VENV") else None
 VF_EVAL = str(VENV_BIN / "vf-eval") if VENV_BIN and (VENV_BIN / "vf-eval").exists() else shutil.which("vf-eval")

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from eai_gym.envs.behavior.tasks import goal_conditions
-from eai_gym.scoring.behavior.subgoal_goals import goal_counts
 from eai_gym.scoring.behavior.subgoal_decomposition import score_items
+from eai_gym.scoring.behavior.subgoal_goals import goal_counts
 
 DATA = Path(__file__).parent / "data" / "behavior"
 RUNS = ["goal_conditions", "goal_with_prerequisites", "gold_actions", "perturbed_a", "perturbed_b", "quirks"]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import gzip
-import hashlib
 import json
 import os
 import subprocess
@@ -15,7 +14,7 @@ import pytest
 
 from eai_gym.envs.behavior import prompts as behavior_prompts
 from eai_gym.envs.virtualhome import prompts as vh_prompts
-from eai_gym.envs.virtualhome.tasks import load_task, task_ids, task_record
+from eai_gym.envs.virtualhome.tasks import load_task, task_ids
 
 DATA = Path(__file__).parent / "data" / "prompts"
 BUILDERS = {"virtualhome": vh_prompts.build_prompts, "behavior": behavior_prompts.build_prompts}

@@ -9,10 +9,10 @@ import json
 from pathlib import Path
 
 import pytest
+from virtualhome_compare import compare_item, subgoal_problems
 
 from eai_gym.scoring.virtualhome import action_sequencing as vas
 from eai_gym.scoring.virtualhome import subgoal_decomposition as vsd
-from virtualhome_compare import compare_item, subgoal_problems
 
 DATA = Path(__file__).parent / "data" / "published_plans"
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from eai_gym.logic.pddl_logic_score import logic_score, max_bipartite_matching
-from eai_gym.logic.pddl_operators import OperatorFormatError, complete_domain, extract_operators
-from eai_gym.eai.transition_modeling import world_scorer
 from eai_gym.eai import transition_modeling as tm
 from eai_gym.eai.planner import fast_downward_script
+from eai_gym.eai.transition_modeling import world_scorer
+from eai_gym.logic.pddl_logic_score import logic_score, max_bipartite_matching
+from eai_gym.logic.pddl_operators import OperatorFormatError, complete_domain, extract_operators
 
 bt = world_scorer("behavior")
 vt = world_scorer("virtualhome")

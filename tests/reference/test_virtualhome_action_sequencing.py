@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from virtualhome_compare import compare_item
 
 from eai_gym.scoring.virtualhome.action_sequencing import score_item, score_items
-from virtualhome_compare import compare_item
 
 DATA = Path(__file__).parent / "data" / "virtualhome"
 CASES = [

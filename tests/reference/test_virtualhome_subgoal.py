@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from virtualhome_compare import subgoal_entry, subgoal_problems
 
 from eai_gym.scoring.virtualhome.subgoal_decomposition import score_items
-from virtualhome_compare import subgoal_entry, subgoal_problems
 
 DATA = Path(__file__).parent / "data" / "virtualhome"
 RUNS = ["subgoal_goal_and_split", "subgoal_goal_then_split", "subgoal_perturbed"]

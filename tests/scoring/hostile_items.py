@@ -104,7 +104,7 @@ def _get(value: Any, path: tuple) -> Any:
 
 def _json_text(value: Any) -> Any:
     """The JSON value a string holds (an object or a list), else None."""
-    if not isinstance(value, str) or not value.lstrip()[:1] in ("{", "["):
+    if not isinstance(value, str) or value.lstrip()[:1] not in ("{", "["):
         return None
     try:
         inner = json.loads(value)

@@ -7,8 +7,13 @@ import json
 import pytest
 
 from eai_gym.envs.behavior1k.gold import gold_data
-from eai_gym.scoring.behavior1k.action_sequencing import (action_sequencing_jobs, gold_items, score_gold, score_item,
-                                                summarize)
+from eai_gym.scoring.behavior1k.action_sequencing import (
+    action_sequencing_jobs,
+    gold_items,
+    score_gold,
+    score_item,
+    summarize,
+)
 from eai_gym.scoring.runner import run_items
 
 KNIFE = {"action": "GRASP", "object": "carving_knife.n.01_1"}

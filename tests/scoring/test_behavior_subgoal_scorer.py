@@ -8,12 +8,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from eai_gym.eai.behavior_subgoal_summary import summarize_behavior_subgoal
 from eai_gym.envs.behavior.subgoals import Translator, combined, sample_path, tl_name
 from eai_gym.envs.behavior.tasks import load_task, task_ids, task_record
 from eai_gym.logic import tl
-from eai_gym.eai.behavior_subgoal_summary import summarize_behavior_subgoal
-from eai_gym.scoring.behavior.subgoal_goals import reference_initial_counts
 from eai_gym.scoring.behavior.subgoal_decomposition import read_subgoals, reference_assignment, resolve, score_items
+from eai_gym.scoring.behavior.subgoal_goals import reference_initial_counts
 
 DATA = Path(__file__).parents[1] / "reference" / "data" / "behavior"
 WOOD = "bringing_in_wood_0_Benevolence_1_int_0_2021-09-15_18-42-25"

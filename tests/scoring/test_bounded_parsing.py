@@ -8,15 +8,15 @@ from __future__ import annotations
 import json
 
 import pytest
+from hostile_items import valid_items
 
 from eai_gym.cli import main
+from eai_gym.core import ActionError, ErrorType
 from eai_gym.envs.alfworld import engine as alfworld_engine
 from eai_gym.envs.virtualhome.actions import MAX_ID_DIGITS, object_id, parse_script_line
-from eai_gym.core import ActionError, ErrorType
 from eai_gym.scoring.alfworld.commands import score_item as alfworld_item
 from eai_gym.scoring.io import UnreadableItem, load_json_text
 from eai_gym.scoring.rearrange.facts import evaluate_case
-from hostile_items import valid_items
 
 
 def run(tmp_path, world: str, mode: str, items: list) -> list[dict]:

@@ -57,8 +57,8 @@ def test_alfworld_and_rearrange_records_name_the_first_failure():
     assert rec["executable"] is False and rec["error_type"] == "parsing"
     assert score_item({"game": 0, "commands": ["look"]})["error_type"] is None
 
-    from eai_gym.scoring.rearrange.modes import _episodes
     from eai_gym.scoring.rearrange.actions import score_item as score_actions
+    from eai_gym.scoring.rearrange.modes import _episodes
 
     by_id = {e.episode_id: e for e in _episodes(None)}
     eid = next(iter(by_id))

@@ -9,14 +9,24 @@ import json
 from functools import lru_cache
 
 import pytest
+from hostile_items import (
+    BOUNDARY,
+    IDS,
+    MODES,
+    dumps,
+    flags_of,
+    hostile_batch,
+    hostile_values,
+    options_of,
+    units_of,
+    valid_items,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from eai_gym import registry
 from eai_gym.cli import main
 from eai_gym.scoring.runner import run_items
-from hostile_items import (BOUNDARY, IDS, MODES, dumps, flags_of, hostile_batch, hostile_values, options_of, units_of,
-                           valid_items)
 
 
 def score(world: str, mode: str, protocol: str, items: list, workers: int = 1) -> tuple[list, list, dict]:

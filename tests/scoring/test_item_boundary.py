@@ -7,12 +7,12 @@ import dataclasses
 import json
 
 import pytest
+from hostile_items import IDS, MODES, flags_of, nested_list, options_of, units_of, valid_items
 
 from eai_gym import registry
 from eai_gym.cli import main
 from eai_gym.scoring.results import ScoreRun
 from eai_gym.scoring.runner import run_items
-from hostile_items import IDS, MODES, flags_of, nested_list, options_of, units_of, valid_items
 
 
 def _boom_on_odd(context, item):

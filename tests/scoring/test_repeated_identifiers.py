@@ -7,11 +7,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from hostile_items import IDS, MODES, options_of, units_of, valid_items
 
 from eai_gym import registry
 from eai_gym.scoring.jobs import scores_repeats
 from eai_gym.scoring.runner import run_items
-from hostile_items import IDS, MODES, options_of, units_of, valid_items
 
 
 def score(world: str, mode: str, protocol: str, items: list) -> tuple[list, list, dict]:

@@ -128,10 +128,10 @@ def test_eai_subgoal_draws_are_those_of_one_rng_in_order(tmp_path):
     (virtualhome: in input order; behavior: in the reference's task order)."""
     import random
 
+    from eai_gym.eai.subgoal_output import with_plan_fields
     from eai_gym.envs.behavior.world import BehaviorWorld
     from eai_gym.envs.virtualhome.world import VirtualHomeWorld
     from eai_gym.scoring.behavior import subgoal_decomposition as bs
-    from eai_gym.eai.subgoal_output import with_plan_fields
     from eai_gym.scoring.virtualhome import subgoal_decomposition as vs
 
     path, items = plans_file(tmp_path, "virtualhome", "subgoal_decomposition")

@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eai_gym.logic.pddl_logic_score import logic_score
-from eai_gym.logic.pddl_operators import OperatorFormatError, complete_domain, extract_operators, parse_condition
-from eai_gym.eai.transition_modeling import world_scorer
 from eai_gym.eai import transition_modeling as tm
 from eai_gym.eai.builtin_planner import BuiltinPlanner
 from eai_gym.eai.planner import PLANNER_HINT, FastDownward, fast_downward_script
+from eai_gym.eai.transition_modeling import world_scorer
+from eai_gym.logic.pddl_logic_score import logic_score
+from eai_gym.logic.pddl_operators import OperatorFormatError, complete_domain, extract_operators, parse_condition
 from eai_gym.scoring.runner import run_items
 
 bt = world_scorer("behavior")

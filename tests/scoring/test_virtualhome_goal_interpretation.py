@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eai_gym.scoring.virtualhome import goal_interpretation as V
 from eai_gym.scoring.runner import run_items
+from eai_gym.scoring.virtualhome import goal_interpretation as V
 
 KEYS = ["node_precision", "node_recall", "node_f1", "edge_precision", "edge_recall", "edge_f1",
         "action_precision", "action_recall", "action_f1", "all_precision", "all_recall", "all_f1"]

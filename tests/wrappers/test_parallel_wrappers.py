@@ -11,8 +11,7 @@ from pettingzoo.test import parallel_api_test
 from eai_gym.envs.rearrange.env import parallel_env
 from eai_gym.envs.rearrange.episode import shipped_episodes
 from eai_gym.envs.rearrange.oracle import oracle_scripts
-from eai_gym.wrappers import (ParallelGoalSuccess, ParallelProgressRate, ParallelPropositionLog,
-                              ParallelTrajectoryErrors)
+from eai_gym.wrappers import ParallelGoalSuccess, ParallelProgressRate, ParallelPropositionLog, ParallelTrajectoryErrors
 
 WRAPPERS = (ParallelTrajectoryErrors, ParallelPropositionLog, ParallelProgressRate, ParallelGoalSuccess)
 KEYS = [w.key for w in WRAPPERS]

@@ -38,7 +38,7 @@ from collections import deque
 from eai_gym.core import Episode, ErrorType
 from eai_gym.envs.behavior.calibration import apply_changes, corrected_plan
 from eai_gym.envs.behavior.state import NEXTTO, ONFLOOR, UNDER, BehaviorState
-from eai_gym.envs.behavior.tasks import goal_conditions, initial_state, task_ids, task_record, _scene
+from eai_gym.envs.behavior.tasks import _scene, goal_conditions, initial_state, task_ids, task_record
 from eai_gym.envs.behavior.world import BehaviorWorld
 from eai_gym.logic.bddl import literal_parts
 from tools.common import PACKAGE_DATA

@@ -39,7 +39,6 @@ def main() -> int:
     ap.add_argument("--resets", type=int, default=30)
     args = ap.parse_args()
     import alfworld
-    import textworld
     from alfworld.agents.environment.alfred_tw_env import AlfredTWEnv
     from alfworld.agents.utils.misc import add_task_to_grammar
 

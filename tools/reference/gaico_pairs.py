@@ -22,13 +22,15 @@ HAZARDS = ["", " ", "{}", "{ , }", "{a, {b}}", "x}", "{y", "f(a, b)", "g[a,b]", 
 
 
 def world_actions() -> list[str]:
-    from eai_gym.envs.alfworld.generator import eval_game
     from eai_gym.envs.alfworld.engine import Engine
+    from eai_gym.envs.alfworld.generator import eval_game
     from eai_gym.envs.alfworld.oracle import Oracle
-    from eai_gym.envs.behavior.tasks import task_ids as beh_ids, task_record
+    from eai_gym.envs.behavior.tasks import task_ids as beh_ids
+    from eai_gym.envs.behavior.tasks import task_record
     from eai_gym.envs.rearrange.episode import shipped_episodes
     from eai_gym.envs.rearrange.oracle import oracle_scripts
-    from eai_gym.envs.virtualhome.tasks import gold_plan_json, task_ids as vh_ids
+    from eai_gym.envs.virtualhome.tasks import gold_plan_json
+    from eai_gym.envs.virtualhome.tasks import task_ids as vh_ids
 
     acts: list[str] = []
     for t in vh_ids()[:20]:

@@ -48,10 +48,17 @@ def generate(seed: int = 18) -> dict:
             for _ in range(rng.randint(1, 3)):
                 k = rng.random()
                 i = rng.randrange(len(s) + 1)
-                if k < 0.3 and s: del s[min(i, len(s) - 1)]
-                elif k < 0.5: s.insert(i, rng.choice(['(', ')', ' ', '()', 'and ', 'not ', '(or ', '(when ', '(exists (?x - obj) ', '-', '\t']))
-                elif k < 0.7 and s: j = rng.randrange(len(s)); s[i % len(s)], s[j] = s[j], s[i % len(s)]
-                else: s.insert(i, rng.choice(['(next_to ?char ?obj)', '(not (open ?obj))', '(and (a) (b))', '(forall (?o - object) (when (x ?o) (y ?o)))']))
+                if k < 0.3 and s:
+                    del s[min(i, len(s) - 1)]
+                elif k < 0.5:
+                    s.insert(i, rng.choice(['(', ')', ' ', '()', 'and ', 'not ', '(or ', '(when ', '(exists (?x - obj) ',
+                                            '-', '\t']))
+                elif k < 0.7 and s:
+                    j = rng.randrange(len(s))
+                    s[i % len(s)], s[j] = s[j], s[i % len(s)]
+                else:
+                    s.insert(i, rng.choice(['(next_to ?char ?obj)', '(not (open ?obj))', '(and (a) (b))',
+                                            '(forall (?o - object) (when (x ?o) (y ?o)))']))
             return ''.join(s)
         sample = rng.sample(texts, min(600, len(texts)))
         for p, g in sample:

@@ -25,7 +25,6 @@ import os
 import sys
 
 from eai_gym.eai.transition_modeling import world_scorer
-
 from eai_gym.scoring.runner import run_items
 from tools.common import REFERENCE_DATA
 

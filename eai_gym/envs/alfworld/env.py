@@ -11,12 +11,19 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..arguments import (ArgumentRangeError, action_index, check_seed, check_text_action, int_option, path_option,
-                         reset_options, str_option)
-from ..base import CHARSET, MAX_ACTION, MAX_OBS, printable
 from ...core import Action, Step
 from ...core.step import raw_text
-from .progress import ProgressTracker
+from ..arguments import (
+    ArgumentRangeError,
+    action_index,
+    check_seed,
+    check_text_action,
+    int_option,
+    path_option,
+    reset_options,
+    str_option,
+)
+from ..base import CHARSET, MAX_ACTION, MAX_OBS, printable
 from ..text_space import TextObservation
 from .command_errors import classify
 from .engine import NOTHING, Engine
@@ -24,6 +31,7 @@ from .game import TASK_TYPES, TEMPLATES, Game, GameError, load_game_folder
 from .generator import GenerationError, eval_game, eval_split, generate_game
 from .goal_conditions import GoalConditions
 from .oracle import Oracle
+from .progress import ProgressTracker
 
 INFOS = ("admissible_commands", "won", "expert_plan", "expert_next", "facts")
 MAX_COMMANDS = 512

@@ -9,8 +9,20 @@ It raises :class:`ExecutionCrash` where the reference raises (the action then fa
 from __future__ import annotations
 
 from dataclasses import dataclass
-from .dynamics import (ADD, AFF, MISSING, Errors, check, has_contents, in_a_hand, interactivity, place, run_checks,
-                       too_big_content)
+
+from .dynamics import (
+    ADD,
+    AFF,
+    MISSING,
+    Errors,
+    check,
+    has_contents,
+    in_a_hand,
+    interactivity,
+    place,
+    run_checks,
+    too_big_content,
+)
 from .state import INSIDE, NEXTTO, ONFLOOR, ONTOP, UNDER, BehaviorState
 
 

@@ -6,8 +6,19 @@ from __future__ import annotations
 from functools import partial
 
 from . import executors as X
-from .dynamics import (ADD, AFF, MISSING, check, high_level, holding_soaked_cleaner, holding_with,
-                       in_named_ancestor, in_not_toggled_off_ancestor, in_toggled_on_ancestor, interactivity)
+from .dynamics import (
+    ADD,
+    AFF,
+    MISSING,
+    check,
+    high_level,
+    holding_soaked_cleaner,
+    holding_with,
+    in_named_ancestor,
+    in_not_toggled_off_ancestor,
+    in_toggled_on_ancestor,
+    interactivity,
+)
 from .state import BehaviorState
 
 

@@ -14,8 +14,7 @@ from typing import Any
 from ...logic import tl, tl_paths
 from .goals import GoalCrash
 from .state import BehaviorState
-from .subgoals import (STATE_PARAMS, VOCAB_ACTIONS, SubgoalCrash, Translator, choose, gold_subgoal_plan, search,
-                       tl_name)
+from .subgoals import STATE_PARAMS, VOCAB_ACTIONS, SubgoalCrash, Translator, choose, gold_subgoal_plan, search, tl_name
 from .tasks import task_record
 from .world import BehaviorWorld
 

@@ -3,9 +3,17 @@
 Light on purpose: importing it imports neither Gymnasium nor the world nor its data.
 """
 
+from ...eai.options import (
+                           ALL_FRACTION,
+                           ALL_PERCENT,
+                           EAI_KEYS,
+                           GOAL_COUNTS_AND_FRACTIONS,
+                           PLANNER,
+                           PLANNER_TIMEOUT,
+                           PROTOCOLS,
+                           SEED,
+)
 from ...registry import EnvSpec, ModeSpec, Option, SplitSpec, SummaryKey, WorldSpec, similarity_mode
-from ...eai.options import (ALL_FRACTION, ALL_PERCENT, EAI_KEYS, GOAL_COUNTS_AND_FRACTIONS, PLANNER, PLANNER_TIMEOUT,
-                           PROTOCOLS, SEED)
 
 SCORING = "eai_gym.scoring.behavior.modes"
 PROMPTS = "eai_gym.envs.behavior.prompts"

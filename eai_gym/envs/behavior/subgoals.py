@@ -22,8 +22,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ...core.branches import choose_branch
 from ...core import Action
+from ...core.branches import choose_branch
 from ...logic import tl
 from .dynamics import ADD, AFF, MISSING, ORDER, Errors
 from .state import BehaviorState

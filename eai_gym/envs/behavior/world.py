@@ -8,11 +8,11 @@ from typing import Any, Callable, Iterable, Sequence
 
 from ...core import Action, ActionError, ErrorType, GoalStatus, Outcome, Trajectory
 from ...eai.behavior_syntax import parse_step, to_text
+from ...logic.bddl import GoalCondition
 from .actions import ACTIONS, TWO_OBJECTS, arity
 from .dynamics import ADD, AFF, MISSING, ORDER, Errors, check, high_level, interactivity
 from .executors import FIXED_RULES, REFERENCE_RULES, ExecutionCrash
 from .executors_use import EXECUTORS
-from ...logic.bddl import GoalCondition
 from .goals import GoalCrash, KeptGoalCheck
 from .state import BehaviorState
 

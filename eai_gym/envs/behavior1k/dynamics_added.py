@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
-from .dynamics import ADD, AFF, MISSING, Failure, Handler, hand_free, holding, need, require_object, conditions_met
-from .dynamics import is_fixture, produced, removable
+from .dynamics import (
+    ADD,
+    AFF,
+    MISSING,
+    Failure,
+    Handler,
+    conditions_met,
+    hand_free,
+    holding,
+    is_fixture,
+    need,
+    produced,
+    removable,
+    require_object,
+)
 from .kb import ActivityKB
 from .rules import exposure, gather_inputs, produce
 from .state import B1KState, Edit, begin

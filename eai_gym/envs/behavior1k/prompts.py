@@ -165,7 +165,7 @@ def _example() -> str:
         plan.append({"action": action, "object": rest.rstrip(")")})
     if not plan:
         raise ValueError(f"the example activity {EXAMPLE_ACTIVITY!r} has no packaged gold plan")
-    body = (f"Input:\ninitial environment state:\n" + "".join(f"{x}\n" for x in init_lines(EXAMPLE_ACTIVITY)) +
+    body = ("Input:\ninitial environment state:\n" + "".join(f"{x}\n" for x in init_lines(EXAMPLE_ACTIVITY)) +
             "\n\ntarget environment state:\n" + "".join(f"{x}\n" for x in goal_lines(EXAMPLE_ACTIVITY)) +
             "\n\ninteractable objects:\n" + "".join(f"{x}\n" for x in object_lines(EXAMPLE_ACTIVITY)) +
             "\n\nOutput:\n" + json.dumps(plan, indent=4) + "\n\n")

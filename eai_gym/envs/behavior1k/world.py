@@ -7,7 +7,6 @@ Actions are written ``GRASP(apple.n.01_1)`` or as an EAI BEHAVIOR item ``{"actio
 from __future__ import annotations
 
 from functools import lru_cache
-
 from typing import Any, Sequence, overload
 
 from ...core import Action, ActionError, ErrorType, GoalStatus, Outcome, Task, Trajectory

@@ -20,7 +20,6 @@ from . import catalogue as cat
 from .episode import AGENTS
 from .session import CHARSET, MAX_ACTION, MAX_OBS, RESET_OPTIONS, RearrangeSession, SessionMetricHooks
 
-
 MAX_OBS_BYTES = 16_384
 
 

@@ -21,9 +21,20 @@ import math
 from typing import Any, Callable
 
 from ...core import ErrorType
+
 # the vocabulary and syntax, re-exported: ``skills.SKILLS``, ``skills.parse``, ... as before
-from .skill_syntax import (MOTOR_SKILLS, PLACE_API, SKILLS, STATE_SKILLS, SUCCESS, TOOLS, Phase, RunningSkill,
-                           SkillFailure, parse)
+from .skill_syntax import (
+    MOTOR_SKILLS,
+    PLACE_API,
+    SKILLS,
+    STATE_SKILLS,
+    SUCCESS,
+    TOOLS,
+    Phase,
+    RunningSkill,
+    SkillFailure,
+    parse,
+)
 
 #: the rearrange world a skill acts on (:class:`.world.RearrangeWorld`; not imported here: it imports this module)
 World = Any

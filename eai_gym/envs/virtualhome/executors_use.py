@@ -6,9 +6,31 @@ from __future__ import annotations
 from ...core import WorldState
 from . import executors as E
 from .dynamics import (
-    FACING, LH, ON, RH, Failure, Rules, Unsupported, no_affordance, missing_close, missing_facing,
-    missing_free_hand, missing_holding, missing_open, not_modelled, already_satisfied, replace_state, cname,
-    hands_full, holding_hand, inside_closed, is_close, is_facing, label, props, room_of,
+    FACING,
+    LH,
+    ON,
+    RH,
+    Failure,
+    Rules,
+    Unsupported,
+    already_satisfied,
+    cname,
+    hands_full,
+    holding_hand,
+    inside_closed,
+    is_close,
+    is_facing,
+    label,
+    missing_close,
+    missing_facing,
+    missing_free_hand,
+    missing_holding,
+    missing_open,
+    no_affordance,
+    not_modelled,
+    props,
+    replace_state,
+    room_of,
 )
 
 

@@ -3,8 +3,8 @@
 Light on purpose: importing it imports neither Gymnasium nor the world nor its data.
 """
 
-from ...registry import EnvSpec, ModeSpec, Option, SplitSpec, SummaryKey, WorldSpec, similarity_mode
 from ...eai.options import ALL_FRACTION, ALL_PERCENT, EAI_KEYS, PLANNER, PLANNER_TIMEOUT, PROTOCOLS, SEED
+from ...registry import EnvSpec, ModeSpec, Option, SplitSpec, SummaryKey, WorldSpec, similarity_mode
 
 SCORING = "eai_gym.scoring.virtualhome.modes"
 PROMPTS = "eai_gym.envs.virtualhome.prompts"

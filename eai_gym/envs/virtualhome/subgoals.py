@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Sequence
 
-from ...core.branches import choose_branch
 from ...core import Action, ErrorType, WorldState
+from ...core.branches import choose_branch
 from ...logic import tl
 from .actions import to_script
 from .dynamics import Failure

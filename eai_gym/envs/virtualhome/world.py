@@ -7,8 +7,15 @@ import json
 from typing import Any, Iterable, Sequence
 
 from ...core import Action, ActionError, ErrorType, GoalStatus, Outcome, Trajectory, WorldState
-from .actions import (ARITY, MAX_ID_DIGITS, REFERENCE_WHITELIST, pairs_from_values, parse_json_item,
-                      parse_script_line, to_script)
+from .actions import (
+    ARITY,
+    MAX_ID_DIGITS,
+    REFERENCE_WHITELIST,
+    pairs_from_values,
+    parse_json_item,
+    parse_script_line,
+    to_script,
+)
 from .dynamics import FIXED_RULES, REFERENCE_RULES, Failure, Unsupported
 from .executors_use import EXECUTORS, LEGALITY
 from .goals import evaluate_goals

@@ -19,7 +19,6 @@ from collections.abc import Iterable
 from copy import deepcopy
 from typing import Any
 
-
 from .results import PropositionResult, jsonable
 
 State = list[PropositionResult]

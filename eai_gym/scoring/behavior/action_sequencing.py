@@ -11,13 +11,13 @@ from typing import Any, Iterable
 
 from ...core import Action, Episode, ErrorType
 from ...core.errors import UnknownTaskError
+from ...eai.action_summary import summarize_behavior
 from ...eai.behavior_syntax import read_plan
 from ...envs.behavior.actions import ACTIONS, TWO_OBJECTS
 from ...envs.behavior.goals import GoalCrash, partial_counts
 from ...envs.behavior.tasks import check_initial_state, load_task, task_record
 from ...envs.behavior.world import BehaviorWorld, check_protocol
 from ...logic import json_text
-from ...eai.action_summary import summarize_behavior
 from ...metrics.plan_similarity import similarity_record
 from ..items import item_identifier, safe_identifier
 

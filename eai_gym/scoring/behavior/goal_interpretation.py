@@ -27,8 +27,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Iterable
 
-from ...envs.behavior.tasks import task_ids, task_record
 from ...eai import behavior_goals as G
+from ...envs.behavior.tasks import task_ids, task_record
 from ..jobs import Jobs
 
 PROTOCOLS = G.PROTOCOLS

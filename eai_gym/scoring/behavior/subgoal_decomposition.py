@@ -29,18 +29,28 @@ from typing import Any, Iterable
 
 from ...core.errors import UnknownTaskError
 from ...core.safe_repr import bounded_repr
+from ...eai.behavior_subgoal_summary import summarize_behavior_subgoal
+from ...eai.subgoal_output import NotParseable, output_entries, with_plan_fields
 from ...envs.behavior.goals import GoalCrash
-from ...envs.behavior.subgoals import (ACTION_PARAMS, STATE_PARAMS, VOCAB_ACTIONS, SubgoalCrash, Translator, choose,
-                                      gold_subgoal_plan, sample_path, search, tl_name)
+from ...envs.behavior.subgoals import (
+    ACTION_PARAMS,
+    STATE_PARAMS,
+    VOCAB_ACTIONS,
+    SubgoalCrash,
+    Translator,
+    choose,
+    gold_subgoal_plan,
+    sample_path,
+    search,
+    tl_name,
+)
 from ...envs.behavior.tasks import check_initial_state, load_task, task_ids, task_record
 from ...envs.behavior.world import BehaviorWorld, check_protocol
 from ...logic import tl, tl_paths
-from ...eai.subgoal_output import NotParseable, output_entries, with_plan_fields
+from ...metrics.plan_similarity import similarity_record
 from ..items import item_identifier
 from ..jobs import duplicate_record, invalid_record
 from .subgoal_goals import goal_counts, reference_initial_counts
-from ...metrics.plan_similarity import similarity_record
-from ...eai.behavior_subgoal_summary import summarize_behavior_subgoal
 
 MAX_PATHS = 256
 QUANTIFIERS = ("forall", "exists", "forpairs", "forn", "fornpairs")

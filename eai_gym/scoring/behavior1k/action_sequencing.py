@@ -16,14 +16,14 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable
 
-from ...core import Action, Episode, ErrorType
+from ...core import Episode, ErrorType
 from ...core.errors import UnknownTaskError
+from ...eai.action_summary import BEHAVIOR_COUNTS, summarize_behavior
 from ...envs.behavior1k.data import activity_names
 from ...envs.behavior1k.gold import gold_data, gold_plan
 from ...envs.behavior1k.world import Behavior1KWorld, load_task
-from ...eai.action_summary import BEHAVIOR_COUNTS, summarize_behavior
-from ...metrics.plan_similarity import similarity_record
 from ...logic import json_text
+from ...metrics.plan_similarity import similarity_record
 from ..items import item_identifier, safe_identifier
 from ..jobs import Jobs
 

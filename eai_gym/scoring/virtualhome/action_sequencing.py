@@ -11,12 +11,12 @@ from typing import Any, Iterable, Mapping
 
 from ...core import Action, ActionError, Episode, ErrorType, Task, WorldState
 from ...core.errors import UnknownTaskError
+from ...eai.action_output import ExtractedPlan, extract_steps
+from ...eai.action_summary import empty_counts, summarize
 from ...envs.virtualhome.actions import ARITY, REFERENCE_WHITELIST, to_script
 from ...envs.virtualhome.goals import evaluate_goals
 from ...envs.virtualhome.tasks import final_graph, load_task
 from ...envs.virtualhome.world import VirtualHomeWorld, check_protocol
-from ...eai.action_summary import empty_counts, summarize
-from ...eai.action_output import ExtractedPlan, extract_steps
 from ...metrics.plan_similarity import similarity_record
 from ..items import item_identifier, safe_identifier
 from ..jobs import Jobs

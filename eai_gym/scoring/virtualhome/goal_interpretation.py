@@ -31,9 +31,9 @@ from typing import Any, Iterable
 
 from ...core.errors import UnknownTaskError
 from ...core.safe_repr import bounded_repr
-from ...envs.virtualhome.tasks import task_ids, task_record
-from ...eai.goal_summary import VIRTUALHOME_KINDS, virtualhome_summary
 from ...eai.goal_output import read_virtualhome_reply, unique_values
+from ...eai.goal_summary import VIRTUALHOME_KINDS, virtualhome_summary
+from ...envs.virtualhome.tasks import task_ids, task_record
 from ..items import item_identifier
 from ..jobs import Jobs
 

@@ -16,20 +16,20 @@ subgoal instead of failing, and is deterministic.
 from __future__ import annotations
 
 import random
+import re
 from functools import lru_cache
 from itertools import islice
-import re
 from typing import Any, Iterable, Mapping
 
 from ...core.errors import UnknownTaskError
 from ...core.safe_repr import bounded_repr
+from ...eai.subgoal_output import NotParseable, output_entries, with_plan_fields
+from ...eai.subgoal_summary import summarize_subgoal
 from ...envs.virtualhome.subgoals import SubgoalCrash, choose, goal_subgoal_plan, search, split, vocabulary
 from ...envs.virtualhome.tasks import load_task, object_labels, object_names, task_record
 from ...envs.virtualhome.world import VirtualHomeWorld, check_protocol
 from ...logic import tl, tl_paths
-from ...eai.subgoal_summary import summarize_subgoal
 from ...metrics.plan_similarity import similarity_record
-from ...eai.subgoal_output import NotParseable, output_entries, with_plan_fields
 from ..items import item_identifier, plain_record
 from ..jobs import Jobs, duplicate_record, invalid_record, tagged_identifier
 

@@ -7,8 +7,8 @@ import statistics
 
 import pytest
 
-from eai_gym.envs.rearrange.episode import RearrangeEpisode, load_episodes, save_episodes, shipped_episodes
 from eai_gym.builders.rearrange.generator import KINDS, GenerationError, generate_episode
+from eai_gym.envs.rearrange.episode import RearrangeEpisode, load_episodes, save_episodes, shipped_episodes
 from eai_gym.envs.rearrange.houses import house_ids, load_house
 from eai_gym.envs.rearrange.oracle import oracle_scripts
 from eai_gym.envs.rearrange.rollout import run_scripts

@@ -9,8 +9,14 @@ import sys
 
 import pytest
 
-from eai_gym.envs.rearrange.houses import (KINDS, UnknownHouseError, generate_house, house_ids, load_house,
-                                           objects_for_room)
+from eai_gym.envs.rearrange.houses import (
+    KINDS,
+    UnknownHouseError,
+    generate_house,
+    house_ids,
+    load_house,
+    objects_for_room,
+)
 from eai_gym.envs.rearrange.objects import layouts, object_classes
 
 
