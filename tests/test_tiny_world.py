@@ -1,125 +1,30 @@
-"""A world is added in one place: this module defines a tiny world (a box, a key, a door; one scoring mode
-with packaged gold plans), registers it with :func:`eai_gym.registry.register_world`, and runs ``eai-gym
-list``, ``eai-gym score tiny --gold``, ``eai-gym report`` and the registry's env and mode checks on it —
-without touching any package file."""
+"""A world is added by one folder, its data and one registry line: ``tests/tiny_world/`` is a whole world (a box,
+a key, a door; one scoring mode with packaged gold plans), added here with ``registry.register_world(spec.WORLD)``;
+then ``eai-gym list``, ``show``, ``score --gold``, ``score`` of a plans file, ``report``, and the registry's env and
+mode checks run on it — without touching any package file."""
 
 from __future__ import annotations
 
 import json
-import string
-from types import SimpleNamespace
-from typing import Any, Mapping
 
 import gymnasium as gym
 import pytest
 import test_registry
 import test_registry_modes
-from gymnasium import spaces
+from tiny_world import spec
+from tiny_world.taskset import ENV_ID
+from tiny_world.world import data
 
 from eai_gym import registry
 from eai_gym.cli import main
-from eai_gym.scoring.jobs import Jobs, same
 
-HERE = __name__  # entry points name this module
-ENV_ID = "eai_gym_tests/Tiny-v0"
-# ------------------------------------------------------------------------------ the world
-#: action -> (facts it needs, fact it adds)
-RULES = {"open box": ((), "box open"), "take key": (("box open",), "holding key"),
-         "unlock door": (("holding key",), "door unlocked"), "open door": (("door unlocked",), "door open")}
-TASKS = {"open_the_door": ("Open the door.", "door open"), "find_the_key": ("Take the key.", "holding key")}
-GOLD = {"open_the_door": ["open box", "take key", "unlock door", "open door"], "find_the_key": ["open box", "take key"]}
-
-
-def step_facts(facts: frozenset, action: Any) -> tuple[frozenset, str | None]:
-    """The facts after ``action`` and the error (None: it executed)."""
-    text = action.strip().lower() if isinstance(action, str) else None
-    if text not in RULES:
-        return facts, "unknown action"
-    needs, adds = RULES[text]
-    missing = [f for f in needs if f not in facts]
-    return (facts, f"needs {missing[0]}") if missing else (facts | {adds}, None)
-
-
-class TinyEnv(gym.Env):
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
-
-    def __init__(self, task_id: str | None = None, protocol: str = "fixed", render_mode: str | None = None):
-        chars = frozenset(string.printable)
-        self.observation_space = spaces.Text(max_length=400, min_length=0, charset=chars)
-        self.action_space = spaces.Text(max_length=200, min_length=0, charset=chars)
-        self.task_id, self.protocol, self.render_mode = task_id, protocol, render_mode
-        self.facts: frozenset = frozenset()
-        self.current = task_id or "open_the_door"
-
-    def _obs(self, note: str = "") -> str:
-        return f"{TASKS[self.current][0]} You see: {', '.join(sorted(self.facts)) or 'a closed box, a locked door'}." + note
-
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
-        ids = sorted(TASKS)
-        self.current = (options or {}).get("task_id") or self.task_id or ids[int(self.np_random.integers(len(ids)))]
-        self.facts = frozenset()
-        return self._obs(), {"task_id": self.current}
-
-    def step(self, action: str):
-        self.facts, error = step_facts(self.facts, action)
-        done = TASKS[self.current][1] in self.facts
-        return self._obs(f" ({error})" if error else ""), float(done), done, False, {"error": error}
-
-    def render(self) -> str | None:
-        return self._obs() if self.render_mode == "ansi" else None
-
-
-# ------------------------------------------------------------------------------ its scoring mode
-def score_unit(ctx: tuple, item: Any) -> dict:
-    ident = item.get("identifier") if isinstance(item, Mapping) else None
-    rec: dict[str, Any] = {"identifier": ident, "status": "evaluated", "message": ""}
-    if ident not in TASKS or not isinstance(item.get("actions"), list):
-        return {**rec, "status": "invalid_input", "message": "an item is {identifier: a task, actions: [...]}"}
-    facts, executed = frozenset(), 0
-    for a in item["actions"]:
-        facts, error = step_facts(facts, a)
-        if error:
-            break
-        executed += 1
-    return {**rec, "task_id": ident, "success": TASKS[ident][1] in facts, "executed": executed,
-            "actions": list(item["actions"])}
-
-
-def summarize(records: list) -> dict:
-    done = [r for r in records if r["status"] == "evaluated"]
-    return {"summary": {"plans": len(done), "success_rate": sum(r["success"] for r in done) / len(done) if done else None}}
-
-
-def plans_jobs(items: list, protocol: str, options: Mapping[str, Any], mode: Any) -> Jobs:
-    return Jobs(score_unit, list(items), summarize, same, (protocol,))
-
-
-def plans_gold(options: Mapping[str, Any], mode: Any = None) -> list:
-    return [{"identifier": t, "actions": list(GOLD[t])} for t in sorted(TASKS)]
-
-
-TASK_SET = SimpleNamespace(
-    ids=lambda: sorted(TASKS), names=lambda: [TASKS[t][0] for t in sorted(TASKS)],
-    card=lambda t: {"id": t, "name": t, "instruction": TASKS[t][0], "goal": [TASKS[t][1]],
-                    "objects": ["box", "key", "door"], "gold_plan": GOLD[t], "gold_plan_source": "annotated"},
-    play=lambda t, p: (ENV_ID, {"task_id": t, "protocol": p}, None), legal_actions=lambda env: sorted(RULES),
-    category=lambda t: None)
-
-WORLD = registry.WorldSpec(
-    name="tiny", title="a box, a key and a door (2 tasks)",
-    envs=(registry.EnvSpec(ENV_ID, f"{HERE}:TinyEnv", max_episode_steps=20),),
-    task_set=f"{HERE}:TASK_SET",
-    modes=(registry.ModeSpec("plans", "replay each plan's actions", ("fixed",), f"{HERE}:plans_jobs",
-                             gold=f"{HERE}:plans_gold", inputs="one JSON file of {identifier, actions} items",
-                             summary_keys=(registry.SummaryKey("success_rate"),)),),
-)
+GOLD = {t: v["gold"] for t, v in data()["tasks"].items()}
 
 
 @pytest.fixture
 def tiny():
-    registry.register_world(WORLD)
-    yield WORLD
+    registry.register_world(spec.WORLD)  # the one line that adds the world
+    yield spec.WORLD
     registry.unregister_world("tiny")
 
 
