@@ -38,11 +38,13 @@ reset, per session). ``--out DIR`` writes ``interfaces.json`` and ``interfaces.m
 
 The reference, built here (Python 3.9 as AgentGym's README asks; fast-downward and jericho compile for minutes)::
 
-    python3.9 -m venv /work/venvs/agentgym
-    git --git-dir=<mirror of WooooDyy/AgentGym> archive 3ef9235 agentenv-alfworld | tar -x -C /work/venvs/agentgym/src
+    python3.9 -m venv /work/venvs/agentgym && mkdir /work/venvs/agentgym/src
+    /work/venvs/agentgym/bin/pip install --upgrade pip
+    git -C AgentGym archive 3ef9235 agentenv-alfworld | tar -x -C /work/venvs/agentgym/src   # a WooooDyy/AgentGym clone
     echo 'spacy<3.8' > /work/venvs/agentgym/constraints.txt       # newer spacy needs Python >= 3.10
     CMAKE_POLICY_VERSION_MINIMUM=3.5 /work/venvs/agentgym/bin/pip install alfworld==0.3.3 \\
         -c /work/venvs/agentgym/constraints.txt                    # AgentGym's setup.sh: alfworld==0.3.3
+    # (it resolved to textworld 1.7.0 and torch 2.8.0 with its nvidia-* wheels, ~3 GB; the server imports torch)
     /work/venvs/agentgym/bin/pip uninstall -y opencv-python
     /work/venvs/agentgym/bin/pip install -e /work/venvs/agentgym/src/agentenv-alfworld
     python -m benchmarks.bench_interfaces --agentgym-python /work/venvs/agentgym/bin/python --out bench-results
