@@ -84,6 +84,11 @@ from .interface_runners import (
     TrlRunner,
 )
 
+
+class UsageError(ValueError):
+    """Arguments that cannot run (the message says which); ``main`` prints it and exits 2."""
+
+
 #: a walk must end before alfworld's 50-step limit (AgentGym's server and ``eai-gym serve alfworld`` both apply it)
 MAX_WALK = 49
 
@@ -154,13 +159,16 @@ def start_servers(args: argparse.Namespace, tasks: list[str], stack: list[Any]) 
             home = Path(scratch) / "home"
         if not (home / reference.GAMES_FILE).exists():
             if not args.agentgym_python:
-                raise SystemExit(f"bench_interfaces: {home} has no {reference.GAMES_FILE}: prepare it with "
+                raise UsageError(f"--agentgym-home {home} has no {reference.GAMES_FILE}: prepare it with "
                                  "--agentgym-python PY --agentgym-home DIR")
+            if home.exists():
+                raise UsageError(f"--agentgym-home {home} exists but has no {reference.GAMES_FILE}: give a new "
+                                 "folder (it is written fresh) or one this benchmark prepared")
             reference.prepare_home(home, args.agentgym_python, tasks)
         prepared = json.loads((home / reference.GAMES_FILE).read_text())
         missing = [t for t in tasks if t not in prepared["games"]]
         if missing:
-            raise SystemExit(f"bench_interfaces: {home} has no game for task(s) {', '.join(missing[:5])}: "
+            raise UsageError(f"--agentgym-home {home} has no game for task(s) {', '.join(missing[:5])}: "
                              "prepare a new home for this load")
         games = {t: prepared["games"][t] for t in tasks}
         serve_args += ["--games", str(home / ".cache" / "alfworld"), "--mapping", *prepared["mappings"]]
@@ -269,7 +277,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _commit() -> str:
-    out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+    out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False,
                          cwd=Path(__file__).resolve().parent)
     return out.stdout.strip() or "?"
 
@@ -284,10 +292,10 @@ def markdown(res: dict[str, Any]) -> str:
     m, load = res["meta"], res["load"]
     ref = "agentgym" in res["interfaces"]
     lines = [f"{m['date']}, {m['machine']}, Python {m['python']}, commit {m['commit']}: `{m['command']}`", "",
-             f"Load: {load['envs']} envs at once, {load['games']} eval games, a seeded random walk of {load['walk']} "
-             f"admissible commands per episode (dialect {load['dialect']}), {load['rounds']} episodes per env, "
-             f"{load['steps_per_repeat']:,} steps per repeat (played {load['in_process_passes']} times in process); "
-             f"medians of {load['repeats']} repeats.", "",
+             (f"Load: {load['envs']} envs at once, {load['games']} eval games, a seeded random walk of {load['walk']} "
+              f"admissible commands per episode (dialect {load['dialect']}), {load['rounds']} episodes per env, "
+              f"{load['steps_per_repeat']:,} steps per repeat (played {load['in_process_passes']} times in process); "
+              f"medians of {load['repeats']} repeats."), "",
              "| interface | env steps/s | ms/step | CPU ms/step | CPU overhead ms/step | reset ms | MB per env |"
              + (" steps/s vs AgentGym | AgentGym's CPU/step over this |" if ref else ""),
              "|---|---|---|---|---|---|---|" + ("---|---|" if ref else "")]
@@ -340,8 +348,15 @@ def main(argv: list[str] | None = None) -> int:
     args.argv = argv
     from eai_gym.interrupts import sigterm_interrupts
 
-    with sigterm_interrupts():  # SIGTERM unwinds as Ctrl-C does: the servers started here are stopped
-        res = run(args)
+    try:
+        with sigterm_interrupts():  # SIGTERM unwinds as Ctrl-C does: the servers started here are stopped
+            res = run(args)
+    except UsageError as e:
+        print(f"bench_interfaces: {e}", file=sys.stderr)
+        return 2
+    except (RuntimeError, OSError) as e:  # a server that did not start or answer, a reference venv that is not one
+        print(f"bench_interfaces: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
     text = markdown(res)
     print(text)
     if args.out:

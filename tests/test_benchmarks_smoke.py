@@ -98,6 +98,19 @@ def test_interfaces_benchmark_rejects_bad_arguments(capsys):
         assert e.value.code == 2 and message in capsys.readouterr().err
 
 
+def test_interfaces_benchmark_refuses_a_reference_home_it_did_not_prepare(tmp_path, capsys):
+    """An AgentGym home folder must be one this benchmark wrote (or a new one): nothing else is written to or used."""
+    from benchmarks.bench_interfaces import main
+
+    (tmp_path / "mine.txt").write_text("keep")
+    args = ["--quick", "--agentgym-home", str(tmp_path)]
+    assert main(args + ["--agentgym-url", "http://127.0.0.1:9"]) == 2
+    assert "has no agentgym_games.json" in capsys.readouterr().err
+    assert main(args + ["--agentgym-python", sys.executable]) == 2
+    assert "exists but has no agentgym_games.json" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == ["mine.txt"]
+
+
 def test_interfaces_benchmark_translates_commands_and_fills_agentgym_slots(tmp_path):
     from benchmarks.agentgym_reference import assign_slots
     from benchmarks.interface_runners import to_dialect_04
