@@ -346,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
     if problems:
         ap.error(problems[0])
     args.argv = argv
-    from eai_gym.interrupts import sigterm_interrupts
+    from eai_gym.interrupts import exit_code, sigterm_interrupts
 
     try:
         with sigterm_interrupts():  # SIGTERM unwinds as Ctrl-C does: the servers started here are stopped
@@ -357,6 +357,9 @@ def main(argv: list[str] | None = None) -> int:
     except (RuntimeError, OSError) as e:  # a server that did not start or answer, a reference venv that is not one
         print(f"bench_interfaces: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM: the servers are stopped already
+        print("bench_interfaces: interrupted", file=sys.stderr)
+        return exit_code(e)
     text = markdown(res)
     print(text)
     if args.out:
