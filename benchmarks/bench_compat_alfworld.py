@@ -50,15 +50,9 @@ import sys
 import time
 from pathlib import Path
 
+from .procstat import rss_mb
+
 EVAL = "eval_out_of_distribution"
-
-
-def rss_mb() -> float:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def config(**env):

@@ -30,13 +30,7 @@ import sys
 import time
 from typing import Any
 
-
-def rss_mb() -> float:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
+from .procstat import rss_mb
 
 
 def episode_actions(world: str, task: str) -> list[Any]:

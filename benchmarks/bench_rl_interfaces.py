@@ -36,9 +36,26 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def walks(world: str, tasks: int, steps: int, seed: int = 0) -> list[tuple[str, list[str]]]:
-    """Per task (the first ``tasks`` of the world's task set): a seeded random walk over its legal actions."""
+def task_env(ts: Any, task: str, **env_kwargs: Any) -> tuple[Any, dict[str, Any]]:
+    """The Gymnasium env playing ``task`` of task set ``ts`` (no step limit, no env checker; ``env_kwargs`` added to
+    the task's make arguments, e.g. ALFWorld's ``dialect``) and the reset options of the task."""
     import gymnasium as gym
+
+    env_id, kwargs, options = ts.hooks.play(task, ts.protocols[0])
+    return gym.make(env_id, max_episode_steps=-1, disable_env_checker=True, **{**kwargs, **env_kwargs}), options
+
+
+def gym_step(env: Any, action: Any) -> bool:
+    """One action on a Gymnasium env of the registry, a multi-tick skill run to its end; whether the episode ended."""
+    _o, _r, terminated, truncated, info = env.step(action)
+    while info.get("busy") and not (terminated or truncated):
+        _o, _r, terminated, truncated, info = env.step(None)
+    return bool(terminated or truncated)
+
+
+def walks(world: str, tasks: int, steps: int, seed: int = 0, **env_kwargs: Any) -> list[tuple[str, list[str]]]:
+    """Per task (the first ``tasks`` of the world's task set): a seeded random walk over its legal actions, on the
+    env made with ``env_kwargs`` (:func:`task_env`)."""
     import numpy as np
 
     import eai_gym  # noqa: F401
@@ -48,18 +65,14 @@ def walks(world: str, tasks: int, steps: int, seed: int = 0) -> list[tuple[str, 
     rng = np.random.default_rng(seed)
     out = []
     for task in ts.ids()[:tasks]:
-        env_id, kwargs, options = ts.hooks.play(task, ts.protocols[0])
-        env = gym.make(env_id, max_episode_steps=-1, disable_env_checker=True, **kwargs)
+        env, options = task_env(ts, task, **env_kwargs)
         env.reset(seed=0, options=options)
         actions: list[str] = []
         for _ in range(steps):
             legal = ts.legal_actions(env)
             action = legal[int(rng.integers(len(legal)))] if legal else "Wait[]"
             actions.append(action)
-            _o, _r, terminated, truncated, info = env.step(action)
-            while info.get("busy") and not (terminated or truncated):
-                _o, _r, terminated, truncated, info = env.step(None)
-            if terminated or truncated:
+            if gym_step(env, action):
                 break
         out.append((task, actions))
         env.close()
@@ -67,8 +80,6 @@ def walks(world: str, tasks: int, steps: int, seed: int = 0) -> list[tuple[str, 
 
 
 def _gym_player(world: str) -> Callable[[list[tuple[str, list[str]]]], int]:
-    import gymnasium as gym
-
     from eai_gym.tasksets import task_sets
 
     ts = task_sets()[world]
@@ -76,15 +87,11 @@ def _gym_player(world: str) -> Callable[[list[tuple[str, list[str]]]], int]:
     def play(plan: list[tuple[str, list[str]]]) -> int:
         n = 0
         for task, actions in plan:
-            env_id, kwargs, options = ts.hooks.play(task, ts.protocols[0])
-            env = gym.make(env_id, max_episode_steps=-1, disable_env_checker=True, **kwargs)
+            env, options = task_env(ts, task)
             env.reset(seed=0, options=options)
             for action in actions:
-                _o, _r, terminated, truncated, info = env.step(action)
-                while info.get("busy") and not (terminated or truncated):
-                    _o, _r, terminated, truncated, info = env.step(None)
                 n += 1
-                if terminated or truncated:
+                if gym_step(env, action):
                     break
         return n
     return play
@@ -141,7 +148,7 @@ def _cpu_rate(play: Callable[[Any], int], plan: Any, repeats: int) -> dict[str, 
     return {"steps": n, "steps_per_cpu_s": round(statistics.median(rates)), "us_per_step": statistics.median(per_step)}
 
 
-def _memory_per_instance(make: Callable[[str], Any], tasks: list[str], instances: int) -> int:
+def memory_per_instance(make: Callable[[str], Any], tasks: list[str], instances: int) -> int:
     make(tasks[0])  # module data and caches first: what stays is the instances' own
     gc.collect()
     tracemalloc.start()
@@ -156,8 +163,6 @@ def _memory_per_instance(make: Callable[[str], Any], tasks: list[str], instances
 
 
 def interfaces(world: str, tasks: int, steps: int, instances: int, repeats: int) -> dict[str, Any]:
-    import gymnasium as gym
-
     from eai_gym.rl.trl import environment_class
     from eai_gym.tasksets import task_sets
 
@@ -178,8 +183,7 @@ def interfaces(world: str, tasks: int, steps: int, instances: int, repeats: int)
     ts = task_sets()[world]
 
     def gym_instance(task: str) -> Any:
-        env_id, kwargs, options = ts.hooks.play(task, ts.protocols[0])
-        env = gym.make(env_id, max_episode_steps=-1, disable_env_checker=True, **kwargs)
+        env, options = task_env(ts, task)
         env.reset(seed=0, options=options)
         return env
 
@@ -191,8 +195,8 @@ def interfaces(world: str, tasks: int, steps: int, instances: int, repeats: int)
         return env
 
     ids = [t for t, _ in plan]
-    out["memory_bytes_per_instance"] = {"gymnasium": _memory_per_instance(gym_instance, ids, instances),
-                                        "trl": _memory_per_instance(trl_instance, ids, instances)}
+    out["memory_bytes_per_instance"] = {"gymnasium": memory_per_instance(gym_instance, ids, instances),
+                                        "trl": memory_per_instance(trl_instance, ids, instances)}
     return out
 
 
@@ -200,8 +204,6 @@ def interfaces(world: str, tasks: int, steps: int, instances: int, repeats: int)
 
 def metric_costs(world: str, tasks: int, steps: int, repeats: int) -> dict[str, float]:
     """Per step (us, median over repeats): the raw env step, the step through ProgressRate, the legal listing."""
-    import gymnasium as gym
-
     import eai_gym  # noqa: F401
     from eai_gym.tasksets import task_sets
     from eai_gym.wrappers import ProgressRate
@@ -213,21 +215,18 @@ def metric_costs(world: str, tasks: int, steps: int, repeats: int) -> dict[str, 
     def run(wrap: bool, listing: bool) -> float:
         total, n = 0.0, 0
         for task, actions in plan:
-            env_id, kwargs, options = ts.hooks.play(task, ts.protocols[0])
-            env = gym.make(env_id, max_episode_steps=-1, disable_env_checker=True, **kwargs)
+            env, options = task_env(ts, task)
             if wrap:
                 env = ProgressRate(env)
             env.reset(seed=0, options=options)
             for action in actions:
                 t0 = time.process_time()
-                _o, _r, terminated, truncated, info = env.step(action)
-                while info.get("busy") and not (terminated or truncated):
-                    _o, _r, terminated, truncated, info = env.step(None)
+                ended = gym_step(env, action)
                 if listing:
                     ts.legal_actions(env)
                 total += time.process_time() - t0
                 n += 1
-                if terminated or truncated:
+                if ended:
                     break
         return total / max(n, 1) * 1e6
 

@@ -22,32 +22,80 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Any
 
 import requests
+
+from .procstat import rss_mb
 
 N_TRAIN = 3553
 
 
 def server_rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return round(int(line.split()[1]) / 1024, 1)
-    return float("nan")
+    return round(rss_mb(pid), 1)
 
 
-def start() -> tuple[subprocess.Popen, str]:
-    proc = subprocess.Popen([sys.executable, "-c", "import sys; from eai_gym.serve.alfworld import main; "
-                             "sys.exit(main(sys.argv[1:]))", "--port", "0", "--idle-timeout", "0"],
-                            stdout=subprocess.PIPE, text=True)
-    url = proc.stdout.readline().strip()  # the first line: the base URL
-    for _ in range(200):
+def wait_until_up(url: str, proc: subprocess.Popen, timeout: float = 120.0) -> None:
+    """Poll ``GET url/`` until the server answers (any HTTP status); raise if it exits or ``timeout`` passes."""
+    deadline = time.monotonic() + timeout
+    while True:
         try:
             requests.get(url + "/", timeout=2)
-            break
+            return
         except requests.ConnectionError:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the server exited with status {proc.returncode} before answering at {url}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"no answer at {url} within {timeout:.0f} s")
             time.sleep(0.05)
+
+
+def start_serve(*args: str) -> tuple[subprocess.Popen, str]:
+    """``eai-gym serve ARGS...`` (e.g. ``alfworld --port 0``) in a subprocess; its base URL (the first line it
+    prints) once it answers."""
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from eai_gym_command import main; sys.exit(main())",
+                             "serve", *args], stdout=subprocess.PIPE, text=True)
+    url = proc.stdout.readline().strip()  # the first line: the base URL
+    if not url.startswith("http"):
+        proc.kill()
+        raise RuntimeError(f"eai-gym serve {' '.join(args)} did not start (first line {url!r})")
+    wait_until_up(url, proc)
     return proc, url
+
+
+def start(*args: str) -> tuple[subprocess.Popen, str]:
+    """``eai-gym serve alfworld`` on a free port with idle envs kept (extra ``args``: ``--dialect``, ``--games``...)."""
+    return start_serve("alfworld", "--port", "0", "--idle-timeout", "0", *args)
+
+
+class AgentGymClient:
+    """The HTTP calls of AgentGym's ``AlfWorldEnvClient`` (``agentenv/envs/alfworld.py`` at 3ef9235): ``POST
+    /create`` in the constructor, then ``/reset`` ``{id, game, world_type}`` and ``/step`` ``{id, action}``, each a
+    ``requests.post`` of its own (a new connection per call) unless a ``session`` is given; ``/close`` is eai-gym's
+    addition (AgentGym's server has no such route)."""
+
+    def __init__(self, base: str, session: requests.Session | None = None, timeout: float = 300) -> None:
+        self.base, self.http, self.timeout = base, session or requests, timeout
+        ok = self.http.post(f"{base}/create", timeout=timeout)
+        if ok.status_code != 200 or "id" not in ok.json():
+            raise RuntimeError(f"{base}/create failed: {ok.status_code} {ok.text[:200]}")
+        self.env_id = ok.json()["id"]
+
+    def _post(self, path: str, data: dict[str, Any]) -> dict[str, Any]:
+        data["id"] = self.env_id
+        res = self.http.post(f"{self.base}/{path}", json=data, timeout=self.timeout)
+        if res.status_code != 200:
+            raise RuntimeError(f"{self.base}/{path}: HTTP {res.status_code} {res.text[:200]}")
+        return res.json()
+
+    def reset(self, game: int, world_type: str = "Text") -> dict[str, Any]:
+        return self._post("reset", {"game": game, "world_type": world_type})
+
+    def step(self, action: str) -> dict[str, Any]:
+        return self._post("step", {"action": action})
+
+    def close(self) -> dict[str, Any]:
+        return self._post("close", {})
 
 
 def clients(url: str, n: int, max_steps: int) -> dict:
@@ -56,21 +104,20 @@ def clients(url: str, n: int, max_steps: int) -> dict:
     errors = [0]
 
     def play(k: int) -> None:
-        s = requests.Session()
         rng = random.Random(k)
         mine = []
 
-        def call(method, path, **kw):
+        def call(fn, *args):
             t0 = time.perf_counter()
-            r = s.request(method, url + path, timeout=120, **kw).json()
+            r = fn(*args)
             mine.append(time.perf_counter() - t0)
             return r
 
-        idx = call("POST", "/create")["id"]
-        r = call("POST", "/reset", json={"id": idx, "game": N_TRAIN + k % 134, "world_type": "Text"})
+        client = call(AgentGymClient, url, requests.Session(), 120)
+        r = call(client.reset, N_TRAIN + k % 134)
         actions = r["available_actions"]
         for _ in range(max_steps):
-            r = call("POST", "/step", json={"id": idx, "action": rng.choice(actions)})
+            r = call(client.step, rng.choice(actions))
             if "error" in r:
                 with lock:
                     errors[0] += 1
@@ -78,7 +125,7 @@ def clients(url: str, n: int, max_steps: int) -> dict:
             actions = r["available_actions"]
             if r["done"]:
                 break
-        call("POST", "/close", json={"id": idx})
+        call(client.close)
         with lock:
             latencies.extend(mine)
 

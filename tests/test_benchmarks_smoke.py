@@ -60,3 +60,78 @@ def test_speed_targets_table_judges_each_target():
     assert "failed" in lines["rearrange: ≥ 20,000 random legal steps/s"]
     assert "1,100x" in md and "11.0x" in md  # scoring 11 s / 10 ms, subgoal 1.1 s / 0.1 s
     assert lines["`--workers 2` ≥ 1.8x serial (100,000 VirtualHome plans)"].endswith("| **no** |")
+
+
+def test_interfaces_benchmark_plays_one_load_through_every_interface(tmp_path):
+    """``bench_interfaces --quick``: every interface on the same load; without AgentGym's server its row is skipped
+    with a note saying how to add it."""
+    out = subprocess.run([sys.executable, "-m", "benchmarks.bench_interfaces", "--quick", "--out", str(tmp_path)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    res = json.loads((tmp_path / "interfaces.json").read_text())
+    rows, load = res["interfaces"], res["load"]
+    assert {"gymnasium", "compat", "trl", "skyrl", "openenv_in_process", "serve", "openenv", "agentgym"} <= set(rows) | set(res["skipped"])
+    assert "--agentgym-python" in res["skipped"]["agentgym"]
+    for name, row in rows.items():
+        # the compat batch env draws its games itself: the same walks, maybe other games of the load
+        if name != "compat":
+            assert row["steps_per_repeat"] == load["steps_per_repeat"], name
+        assert 0 < row["steps_per_repeat"] <= load["envs"] * load["rounds"] * load["walk"]
+        assert row["steps_per_s"] > 0 and row["cpu_ms_per_step"] > 0 and row["reset_ms"] > 0, name
+        assert abs(row["ms_per_step"] - 1000 / row["steps_per_s"]) < 1e-3, name
+    assert rows["gymnasium"]["overhead_ms_per_step"] == 0 and rows["gymnasium"]["gymnasium_over_this"] == 1
+    assert rows["serve"]["memory"]["method"] == "server PSS growth"
+    assert res["load_checks"]["openenv_commands_not_admissible"] == 0
+    md = (tmp_path / "interfaces.md").read_text()
+    assert "| interface | env steps/s |" in md and "agentgym: skipped" in md and res["meta"]["commit"] in md
+
+
+def test_interfaces_benchmark_rejects_bad_arguments(capsys):
+    import pytest
+
+    from benchmarks.bench_interfaces import main
+
+    for argv, message in ((["--games", "0"], "--games must be 1..134"), (["--walk", "50"], "--walk must be 1..49"),
+                          (["--envs", "0"], "at least 1"), (["--agentgym-url", "http://x"], "needs --agentgym-home")):
+        with pytest.raises(SystemExit) as e:
+            main(argv)
+        assert e.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_interfaces_benchmark_refuses_a_reference_home_it_did_not_prepare(tmp_path, capsys):
+    """An AgentGym home folder must be one this benchmark wrote (or a new one): nothing else is written to or used."""
+    from benchmarks.bench_interfaces import main
+
+    (tmp_path / "mine.txt").write_text("keep")
+    args = ["--quick", "--agentgym-home", str(tmp_path)]
+    assert main(args + ["--agentgym-url", "http://127.0.0.1:9"]) == 2
+    assert "has no agentgym_games.json" in capsys.readouterr().err
+    assert main(args + ["--agentgym-python", sys.executable]) == 2
+    assert "exists but has no agentgym_games.json" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == ["mine.txt"]
+
+
+def test_interfaces_benchmark_translates_commands_and_fills_agentgym_slots(tmp_path):
+    from benchmarks.agentgym_reference import assign_slots
+    from benchmarks.interface_runners import to_dialect_04
+
+    assert to_dialect_04("put mug 1 in/on coffeemachine 1") == "move mug 1 to coffeemachine 1"
+    assert to_dialect_04("go to desk 1") == "go to desk 1" and to_dialect_04("take pen 2 from desk 1") == \
+        "take pen 2 from desk 1"
+    train = [{"task_type": "pick_and_place_simple-Pen-None-Desk-1", "task_id": "trial_a"},
+             {"task_type": "look_at_obj_in_light-Pen-None-DeskLamp-1", "task_id": "trial_b"}]
+    test = [{"task_type": "pick_and_place_simple-Mug-None-Shelf-2", "task_id": "trial_c"}]
+    files = []
+    for name, entries in (("train", train), ("test", test)):
+        files.append(tmp_path / f"{name}.json")
+        files[-1].write_text(json.dumps(entries))
+    slots = assign_slots({"0": "pick_and_place_simple", "1": "pick_and_place_simple", "2": "look_at_obj_in_light"},
+                         files)
+    # test games first, each slot once, of the task's own type; numbered train then test, as AgentGym numbers them
+    assert slots == {"0": (2, "valid_train/pick_and_place_simple-Mug-None-Shelf-2/trial_c"),
+                     "1": (0, "train/pick_and_place_simple-Pen-None-Desk-1/trial_a"),
+                     "2": (1, "train/look_at_obj_in_light-Pen-None-DeskLamp-1/trial_b")}
+    import pytest
+
+    with pytest.raises(ValueError, match="no free pick_two_obj_and_place game"):
+        assign_slots({"3": "pick_two_obj_and_place"}, files)
