@@ -38,20 +38,20 @@ reset, per session). ``--out DIR`` writes ``interfaces.json`` and ``interfaces.m
 
 The reference, built here (Python 3.9 as AgentGym's README asks; fast-downward and jericho compile for minutes)::
 
-    python3.9 -m venv /work/venvs/agentgym && mkdir /work/venvs/agentgym/src
-    /work/venvs/agentgym/bin/pip install --upgrade pip
-    git -C AgentGym archive 3ef9235 agentenv-alfworld | tar -x -C /work/venvs/agentgym/src   # a WooooDyy/AgentGym clone
-    echo 'spacy<3.8' > /work/venvs/agentgym/constraints.txt       # newer spacy needs Python >= 3.10
-    CMAKE_POLICY_VERSION_MINIMUM=3.5 /work/venvs/agentgym/bin/pip install alfworld==0.3.3 \\
-        -c /work/venvs/agentgym/constraints.txt                    # AgentGym's setup.sh: alfworld==0.3.3
+    python3.9 -m venv $AGENTGYM_VENV && mkdir $AGENTGYM_VENV/src
+    $AGENTGYM_VENV/bin/pip install --upgrade pip
+    git -C AgentGym archive 3ef9235 agentenv-alfworld | tar -x -C $AGENTGYM_VENV/src   # a WooooDyy/AgentGym clone
+    echo 'spacy<3.8' > $AGENTGYM_VENV/constraints.txt       # newer spacy needs Python >= 3.10
+    CMAKE_POLICY_VERSION_MINIMUM=3.5 $AGENTGYM_VENV/bin/pip install alfworld==0.3.3 \\
+        -c $AGENTGYM_VENV/constraints.txt                    # AgentGym's setup.sh: alfworld==0.3.3
     # (it resolved to textworld 1.7.0 and torch 2.8.0 with its nvidia-* wheels, ~3 GB; the server imports torch)
-    /work/venvs/agentgym/bin/pip uninstall -y opencv-python
-    /work/venvs/agentgym/bin/pip install -e /work/venvs/agentgym/src/agentenv-alfworld
-    python -m benchmarks.bench_interfaces --agentgym-python /work/venvs/agentgym/bin/python --out bench-results
+    $AGENTGYM_VENV/bin/pip uninstall -y opencv-python
+    $AGENTGYM_VENV/bin/pip install -e $AGENTGYM_VENV/src/agentenv-alfworld
+    python -m benchmarks.bench_interfaces --agentgym-python $AGENTGYM_VENV/bin/python --out bench-results
 
 (no ``alfworld-download``: the server reads the home folder this benchmark writes). To run the server yourself:
 ``--agentgym-home DIR`` with ``--agentgym-python`` prepares ``DIR`` (or reuses it), then
-``HOME=DIR /work/venvs/agentgym/bin/alfworld --host 127.0.0.1 --port 36001`` and ``--agentgym-url
+``HOME=DIR $AGENTGYM_VENV/bin/alfworld --host 127.0.0.1 --port 36001`` and ``--agentgym-url
 http://127.0.0.1:36001 --agentgym-home DIR``.
 """
 
