@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+ITEMS_SOURCE = "items given in process"
 GOLD_SOURCE = "gold plans (packaged)"
 
 
@@ -101,7 +102,10 @@ class ScoreRun:
 
     @property
     def source(self) -> str:
-        return GOLD_SOURCE if self.gold else self.inputs[0]
+        """What was scored: the packaged gold plans, the first input file, or items handed over in process."""
+        if self.gold:
+            return GOLD_SOURCE
+        return self.inputs[0] if self.inputs else ITEMS_SOURCE
 
 
 def item_result(run: ScoreRun) -> tuple[dict[str, Any], list[dict[str, Any]]]:

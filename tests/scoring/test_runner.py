@@ -438,3 +438,15 @@ def test_fewer_collections_raises_the_young_threshold_and_leaves_no_young_backlo
         assert 0 < gc.get_freeze_count() <= frozen
     finally:
         gc.unfreeze()
+
+
+def test_the_one_scoring_path_scores_items_given_in_process():
+    """``scoring.score.score`` with items and no file (as a library user calls it) names its source."""
+    from eai_gym import registry
+    from eai_gym.scoring.score import score
+
+    mode = registry.mode("virtualhome", "action_sequencing")
+    item = {"identifier": "11_1", "llm_output": '{"WALK": ["living_room", "336"]}'}
+    result, shown = score(mode, "fixed", {"gold_shortcut": None}, items=[item])
+    assert result["source"] == "items given in process" and [r["identifier"] for r in shown] == ["11_1"]
+    assert result["summary"] == score(mode, "fixed", {"gold_shortcut": None}, items=[item])[0]["summary"]
