@@ -72,7 +72,9 @@ def score(mode: ModeSpec, protocol: str, options: Mapping[str, Any], *, items: l
                         "eai_gym_version": __version__}
         results = run_items(jobs.fn, jobs.units, init=jobs.init, init_args=jobs.init_args, workers=settings.workers,
                             backend=settings.backend, jsonl=settings.jsonl, resume=settings.resume,
-                            run_info=run_info, encode=settings.texts, keep=jobs.keep(), log=settings.log)
+                            run_info=run_info, encode=settings.texts, log=settings.log,
+                            # trimmed records only when the results file is written from the texts
+                            keep=jobs.keep() if settings.texts else None)
         records, texts = results if settings.texts else (results, None)
         run = ScoreRun(mode.world, mode, protocol, list(paths), gold, dict(options), records, jobs.summarize(records),
                        __version__, texts)

@@ -32,10 +32,10 @@ def vh_prompts(n: int) -> list[dict]:
 def score_vh(items: list[dict]) -> dict:
     """What ``eai-gym score virtualhome`` computes for these items (serially)."""
     from eai_gym import registry
-    from eai_gym.evaluate.targets import score_items
+    from eai_gym.scoring.score import score
 
     mode = registry.mode("virtualhome", "action_sequencing")
-    return score_items(mode, items, "fixed", {o.name: o.default for o in mode.options}, "replies.json")
+    return score(mode, "fixed", {o.name: o.default for o in mode.options}, items=items, paths=["replies.json"])[0]
 
 
 @pytest.fixture

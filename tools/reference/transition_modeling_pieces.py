@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 
-from eai_gym.scoring import transition_modeling as tm
+from eai_gym.eai import transition_modeling as tm
 from tools.common import REFERENCE_DATA, checkout_env, write_gz
 
 DATA = os.path.join(REFERENCE_DATA, "transition_modeling")
