@@ -141,45 +141,6 @@ def _plans_help(worlds: Sequence[registry.WorldSpec]) -> str:
     return "; ".join(f"{', '.join(labels)}: {text}" for text, labels in readers.items())
 
 
-def _add_score_parser(sub: Any) -> None:
-    worlds = registry.worlds()
-    s = sub.add_parser("score", help="score a file of LLM plans offline",
-                       description="Replay static plans (LLM outputs) through the environment and "
-                                   "print the reference benchmark's summary.")
-    s.add_argument("world", choices=[w.name for w in worlds])
-    s.add_argument("plans", nargs="*", help=_plans_help(worlds))
-    s.add_argument("--gold", action="store_true", help="score the packaged gold plans instead of a file")
-    modes = dict.fromkeys(m.name for w in worlds for m in w.modes)
-    s.add_argument("--mode", choices=list(modes), default=None,
-                   help="the world's scoring mode (default: its first): " + "; ".join(
-                       f"{w.name}: {', '.join(m.name for m in w.modes)}" for w in worlds))
-    protocols = dict.fromkeys(p for w in worlds for p in w.protocols)
-    s.add_argument("--protocol", choices=list(protocols), default=None,
-                   help="the mode's protocol (default: its first, fixed: the documented intent; the reference's "
-                        "exact behaviour by its name): " + "; ".join(
-                            f"{w.name}: {', '.join(w.protocols)}" for w in worlds))
-    for opt, users in registry.options():
-        where = ", ".join(dict.fromkeys(f"{m.world} {m.name}" for m in users))
-        s.add_argument(opt.flag, type=int if opt.type == "int" else str, default=None,
-                       choices=list(opt.choices) or None, metavar="PATH" if opt.type == "path" else None,
-                       help=f"{where}: {opt.help}")
-    s.add_argument("-o", "--out", help="write the full results (summary and one record per item) to this JSON "
-                                       "file (atomically, once every item is scored; never one of the inputs, "
-                                       "never over anything but a regular file); -: to standard output, "
-                                       "instead of the summary")
-    s.add_argument("--workers", type=int, default=1,
-                   help="score with N worker processes (or Ray actors); 1 (default): in this process; "
-                        "0: one per CPU. Results are the serial ones, in input order")
-    s.add_argument("--backend", choices=("processes", "ray"), default="processes",
-                   help="processes (default): a local process pool; ray: Ray actors, on the cluster named by "
-                        "RAY_ADDRESS or a local one (pip install 'eai-gym[ray]')")
-    s.add_argument("--jsonl", metavar="PATH",
-                   help="stream each item's record to this JSONL file (a regular file) as it finishes "
-                        "({\"index\": i, \"record\": ...} lines after a {\"run\": ...} line)")
-    s.add_argument("--resume", action="store_true",
-                   help="with --jsonl: keep the records an interrupted run left there and score only the rest")
-
-
 def add_parser(sub: Any) -> None:
     worlds = registry.worlds()
     s = sub.add_parser("score", help="score a file of LLM plans offline",
