@@ -75,6 +75,15 @@ class RunDir:
 
     # --- opening ---------------------------------------------------------------------------------
     def _open(self, resume: bool) -> None:
+        # what this run makes, removed again if it closes before it begins (an endpoint that does not answer
+        # leaves no directory behind); innermost first
+        self._made = [p for p in (os.path.join(self.path, ".lock"), os.path.join(self.path, "cache"))
+                      if not os.path.lexists(p)]
+        folder = os.path.abspath(self.path)
+        while not os.path.lexists(folder):  # and the folders above it that makedirs makes
+            self._made.append(folder)
+            folder = os.path.dirname(folder)
+        self._began = False
         try:
             os.makedirs(os.path.join(self.path, "cache"), exist_ok=True)
         except OSError as e:
@@ -101,6 +110,7 @@ class RunDir:
         that must pass before a directory holds a run, such as the endpoint's, go between opening and this)."""
         if self._log is not None:
             return
+        self._began = True
         try:
             write_json_atomic(os.path.join(self.path, "settings.json"), self.settings)
             self._log = open(os.path.join(self.path, "requests.jsonl"), "a", encoding="utf-8")
@@ -148,8 +158,21 @@ class RunDir:
                 self._log.close()
                 self._log = None
         if self._lock_fd is not None:
+            if not self._began:
+                self._remove_made()
             os.close(self._lock_fd)  # releases the flock
             self._lock_fd = None
+
+    def _remove_made(self) -> None:
+        """Remove what :meth:`_open` made (while the lock is held), folders only if empty."""
+        for path in self._made:
+            try:
+                if path.endswith(".lock"):
+                    os.unlink(path)
+                else:
+                    os.rmdir(path)
+            except OSError:
+                pass
 
     def __enter__(self) -> "RunDir":
         return self

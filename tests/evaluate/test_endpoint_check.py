@@ -60,6 +60,15 @@ def test_nothing_listening(tmp_path, capsys):
     assert_refused(tmp_path / "run", capsys.readouterr().err, url, "connection refused")
 
 
+def test_a_refused_run_leaves_no_folder_it_made_and_keeps_what_was_there(tmp_path, capsys):
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    assert evaluate(url, tmp_path / "new" / "nested" / "run") == 2
+    assert not (tmp_path / "new").exists()
+    (tmp_path / "mine" / "notes").mkdir(parents=True)
+    assert evaluate(url, tmp_path / "mine") == 2
+    assert sorted(p.name for p in (tmp_path / "mine").iterdir()) == ["notes"]
+
+
 def test_a_name_that_does_not_resolve(tmp_path, capsys):
     url = "http://no-such-host.invalid/v1"
     assert evaluate(url, tmp_path / "run") == 2
