@@ -1,5 +1,5 @@
 """ALFWorld ``reset()`` from a game folder (``initial_state.pddl`` + ``traj_data.json``): PDDL parse and world
-build, CPU time, median over games (issue 20, target 5)::
+build, CPU time, median over games (a speed target of docs/benchmarks.md, "Speed at the limit")::
 
     python benchmarks/bench_alfworld_reset.py [--games 20] [--rounds 4]
 

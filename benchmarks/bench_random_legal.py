@@ -1,4 +1,4 @@
-"""Random legal steps per second through the public API (issue 20, target 1).
+"""Random legal steps per second through the public API (the first speed target of docs/benchmarks.md, "Speed at the limit").
 
 ``gymnasium.make(ID, action_mode="index")`` with the default wrappers (the env checker, order enforcing,
 the step limit), every step reads ``info["action_mask"]``, samples one legal index, steps; a reset every 50

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Benchmark: ``eai-gym serve alfworld`` under load, over loopback (issue 22 §2).
+"""Benchmark: ``eai-gym serve alfworld`` under load, over loopback.
 
     python -m benchmarks.bench_serve_alfworld [--clients 256] [--max-steps 30] [--cycles 10000] [--quick]
 

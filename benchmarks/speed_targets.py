@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""The speed targets of issue 20, each measured and judged, in one markdown table with the machine, date and commit.
+"""The speed targets (docs/benchmarks.md, "Speed at the limit"), each measured and judged, in one markdown table with the machine, date and commit.
 
     python -m benchmarks.speed_targets [--eai-python VENV/bin/python] [--before-tree DIR] [--workers-n 100000]
                                        [--steps 3000] [--repeats 7] [--out DIR]
@@ -12,7 +12,7 @@ Rows (every figure is CPU time, medians; the machine is shared, so the runs are 
   a 200-step warm-up; targets 10,000 (VirtualHome, BEHAVIOR, BEHAVIOR-1K) and 20,000 (rearrange, ALFWorld);
 * the command-line and scoring rows of :mod:`benchmarks.bench_targets` (with ``--eai-python``, VirtualHome
   scoring beside eai-eval 1.0.5 on the same 40 plans); with ``--before-tree`` (a checkout of the commit before
-  the issue's work) the subgoal row's "before" on this machine, in the same run;
+  the speed work) the subgoal row's "before" on this machine, in the same run;
 * ``compat.alfworld`` against the Gymnasium env (``bench_compat_alfworld --one compat_vs_gym``): within 20 %;
 * with ``--workers-n N``: ``eai-gym score virtualhome`` on N gold plans serially and with ``--workers 2``
   (``benchmarks/bench_parallel_scoring.py --repeat 1``): the wall-time speed-up, and the best speed-up two
@@ -206,7 +206,7 @@ def rows(res: dict[str, Any]) -> list[list[str]]:
 
 def markdown(res: dict[str, Any]) -> str:
     m = res["meta"]
-    lines = [f"# eai-gym speed targets (issue 20): {m['date']}, {m['machine']}, Python {m['python']}, "
+    lines = [f"# eai-gym speed targets: {m['date']}, {m['machine']}, Python {m['python']}, "
              f"commit {m.get('commit') or 'unknown'}", "",
              "| target | measured (CPU time unless said) | met |", "|---|---|---|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows(res)]
@@ -231,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--eai-python", help="a Python with eai-eval 1.0.5 (VirtualHome reference)")
-    ap.add_argument("--before-tree", help="a source tree of the commit before the issue's work (subgoal's before)")
+    ap.add_argument("--before-tree", help="a source tree of the commit before the speed work (subgoal's before)")
     ap.add_argument("--workers-n", type=int, default=None,
                     help="also --workers 2 against serial on this many VirtualHome plans (100000: minutes)")
     ap.add_argument("--out", default="bench-results")

@@ -274,9 +274,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--targets", action="store_true",
                     help="also the command-line and scoring targets in CPU time (benchmarks/bench_targets.py)")
     ap.add_argument("--speed-targets", action="store_true",
-                    help="also issue 20's speed targets, each judged (benchmarks/speed_targets.py; the subgoal "
+                    help="also the speed targets, each judged (benchmarks/speed_targets.py; the subgoal "
                          "row's before with --before-tree, --workers 2 with --workers-n)")
-    ap.add_argument("--before-tree", help="with --speed-targets: a source tree of the commit before issue 20's work")
+    ap.add_argument("--before-tree", help="with --speed-targets: a source tree of the commit before the speed work")
     ap.add_argument("--workers-n", type=int, default=None,
                     help="with --speed-targets: --workers 2 against serial on this many VirtualHome plans")
     ap.add_argument("--eai-python", help="a Python with eai-eval 1.0.5 (VirtualHome reference)")

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -135,3 +137,23 @@ def test_interfaces_benchmark_translates_commands_and_fills_agentgym_slots(tmp_p
 
     with pytest.raises(ValueError, match="no free pick_two_obj_and_place game"):
         assign_slots({"3": "pick_two_obj_and_place"}, files)
+
+
+def test_instructions_per_step_is_the_walks_share_of_two_counted_processes(monkeypatch, capsys):
+    from benchmarks import instructions_per_step as ips
+
+    counted = {0: 5_000_000, 3: 5_000_000 + 3 * 1000 * 700}  # walks -> instructions of the whole process
+    monkeypatch.setattr(ips, "count", lambda tree, world, steps, walks: counted[walks])
+    monkeypatch.setattr(ips.shutil, "which", lambda name: "/usr/bin/" + name)
+    assert ips.per_step(".", "alfworld", 1000, 3) == 700
+    assert ips.main(["--tree", "a", "--tree", "b", "--worlds", "alfworld"]) == 0
+    assert "a: 700; b: 700 (+0.0%)" in capsys.readouterr().out
+
+
+def test_instructions_per_step_needs_valgrind(monkeypatch, capsys):
+    from benchmarks import instructions_per_step as ips
+
+    monkeypatch.setattr(ips.shutil, "which", lambda name: None)
+    with pytest.raises(SystemExit) as e:
+        ips.main(["--tree", "."])
+    assert e.value.code == 2 and "valgrind" in capsys.readouterr().err
