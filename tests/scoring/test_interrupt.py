@@ -192,8 +192,10 @@ def test_transition_modeling_with_fast_downward_stops_its_workers_and_planners(t
             "--mode", "transition_modeling", "--planner", "fast-downward", "--workers", "2", "--backend", backend,
             "--jsonl", str(jsonl)]
     proc = start(argv, token)
-    wait_for("a Fast Downward search", lambda: any(c.split(" ")[0].endswith("/downward") for _, c in marked(token)),
-             proc)
+    # the run has begun (its journal is there) and a planner searches: not the planner's version check, which
+    # runs Fast Downward's binary too, before the run begins
+    wait_for("a Fast Downward search", lambda: jsonl.exists() and any(
+        c.split(" ")[0].endswith("/downward") for _, c in marked(token)), proc)
     code, _, err = interrupt(proc, how)
     assert code == EXIT_CODES[how], err
     assert "Traceback" not in err
