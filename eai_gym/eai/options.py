@@ -5,7 +5,7 @@ of EAI's summaries (each reference's own scale: VirtualHome reports some modules
 Light on purpose (imported by the worlds' ``spec`` modules): only the registry's option types.
 """
 
-from ..registry import Option, SummaryKey
+from ..registry import ModeSpec, Option, SummaryKey
 
 PROTOCOLS = ("fixed", "eai-1.0.5")
 PLANNER = Option("planner", "the planner for the planner success rate: auto (default: Fast Downward when installed, "
@@ -24,3 +24,15 @@ ALL_PERCENT = (("*", "percent"),)
 ALL_FRACTION = (("*", "fraction"),)
 #: EAI's BEHAVIOR goal-interpretation summary: condition counts (``num_*``, ``*_num``), the rest fractions
 GOAL_COUNTS_AND_FRACTIONS = (("*.num_*", "count"), ("*_num", "count"), ("*", "fraction"))
+
+
+def transition_modeling_mode(prompts: str, planner_timeout: float) -> ModeSpec:
+    """The transition-modeling mode of an EAI world: one scorer (:mod:`eai_gym.eai.transition_modeling`), the
+    planner options, summaries in percent; the world gives its prompts entry point and the reference's planner
+    timeout in seconds (the mode's ``planner_timeout`` parameter)."""
+    return ModeSpec("transition_modeling", "score each output's PDDL operators (logic scores) and plan with them",
+                    PROTOCOLS, "eai_gym.eai.transition_modeling:mode_jobs",
+                    gold="eai_gym.eai.transition_modeling:mode_gold",
+                    prompts=prompts, options=(PLANNER, PLANNER_TIMEOUT),
+                    record_options=("planner", "planner_timeout"),
+                    parameters=(("planner_timeout", planner_timeout),), summary_units=ALL_PERCENT)

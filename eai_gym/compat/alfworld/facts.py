@@ -66,6 +66,16 @@ _SHARED_VARIABLES: dict[tuple[str, str], Variable] = {}
 _MAX_SHARED = 500_000  #: entries kept before the tables are cleared (objects in use stay valid)
 
 
+
+def _shared(table: dict, key: tuple, make: Any, *args: Any) -> Any:
+    """``table[key]``, made as ``make(*args)`` when missing (the table is cleared when it holds ``_MAX_SHARED``)."""
+    found = table.get(key)
+    if found is None:
+        if len(table) >= _MAX_SHARED:
+            table.clear()
+        found = table.setdefault(key, make(*args))
+    return found
+
 class FactNames:
     """The fact objects of one game: :meth:`fact` interns them (per game by ids, per process by value)."""
 
@@ -79,12 +89,7 @@ class FactNames:
         key = (name, type_)
         v = self._variables.get(key)
         if v is None:
-            v = _SHARED_VARIABLES.get(key)
-            if v is None:
-                if len(_SHARED_VARIABLES) >= _MAX_SHARED:
-                    _SHARED_VARIABLES.clear()
-                v = _SHARED_VARIABLES.setdefault(key, Variable(name, type_))
-            self._variables[key] = v
+            v = self._variables[key] = _shared(_SHARED_VARIABLES, key, Variable, name, type_)
         return v
 
     def fact(self, predicate: str, *args: tuple[str, str]) -> Proposition:
@@ -94,13 +99,7 @@ class FactNames:
         if f is None:
             n = self.names
             arguments = tuple(self.variable(n.get(a, a), t) for a, t in args)
-            value = (predicate, arguments)
-            f = _SHARED_FACTS.get(value)
-            if f is None:
-                if len(_SHARED_FACTS) >= _MAX_SHARED:
-                    _SHARED_FACTS.clear()
-                f = _SHARED_FACTS.setdefault(value, Proposition(predicate, arguments))
-            self._facts[key] = f
+            f = self._facts[key] = _shared(_SHARED_FACTS, (predicate, arguments), Proposition, predicate, arguments)
         return f
 
 

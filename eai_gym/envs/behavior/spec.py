@@ -4,14 +4,12 @@ Light on purpose: importing it imports neither Gymnasium nor the world nor its d
 """
 
 from ...eai.options import (
-                           ALL_FRACTION,
-                           ALL_PERCENT,
-                           EAI_KEYS,
-                           GOAL_COUNTS_AND_FRACTIONS,
-                           PLANNER,
-                           PLANNER_TIMEOUT,
-                           PROTOCOLS,
-                           SEED,
+    ALL_FRACTION,
+    EAI_KEYS,
+    GOAL_COUNTS_AND_FRACTIONS,
+    PROTOCOLS,
+    SEED,
+    transition_modeling_mode,
 )
 from ...registry import EnvSpec, ModeSpec, Option, SplitSpec, SummaryKey, WorldSpec, similarity_mode
 
@@ -46,12 +44,7 @@ WORLD = WorldSpec(
                  prompts=f"{PROMPTS}:mode_prompts",
                  summary_keys=(SummaryKey("overall.overall_confusion_metrics.f1_score"),),
                  summary_units=GOAL_COUNTS_AND_FRACTIONS),
-        ModeSpec("transition_modeling", "score each output's PDDL operators (logic scores) and plan with them",
-                 PROTOCOLS, "eai_gym.eai.transition_modeling:mode_jobs",
-                 gold="eai_gym.eai.transition_modeling:mode_gold",
-                 prompts=f"{PROMPTS}:mode_prompts", options=(PLANNER, PLANNER_TIMEOUT),
-                 record_options=("planner", "planner_timeout"),
-                 parameters=(("planner_timeout", 200.0),), summary_units=ALL_PERCENT),
+        transition_modeling_mode(f"{PROMPTS}:mode_prompts", planner_timeout=200.0),
         similarity_mode(PROTOCOLS, f"{SCORING}:action_gold", f"{SCORING}:similarity_actions",
                         f"{SCORING}:gold_actions"),
     ),

@@ -3,7 +3,7 @@
 Light on purpose: importing it imports neither Gymnasium nor the world nor its data.
 """
 
-from ...eai.options import ALL_FRACTION, ALL_PERCENT, EAI_KEYS, PLANNER, PLANNER_TIMEOUT, PROTOCOLS, SEED
+from ...eai.options import ALL_FRACTION, ALL_PERCENT, EAI_KEYS, PROTOCOLS, SEED, transition_modeling_mode
 from ...registry import EnvSpec, ModeSpec, Option, SplitSpec, SummaryKey, WorldSpec, similarity_mode
 
 SCORING = "eai_gym.scoring.virtualhome.modes"
@@ -36,12 +36,7 @@ WORLD = WorldSpec(
                  PROTOCOLS, f"{SCORING}:goal_interpretation_jobs", gold=f"{SCORING}:goal_interpretation_gold",
                  prompts=f"{PROMPTS}:mode_prompts", summary_keys=(SummaryKey("all_f1"),),
                  summary_units=ALL_PERCENT),
-        ModeSpec("transition_modeling", "score each output's PDDL operators (logic scores) and plan with them",
-                 PROTOCOLS, "eai_gym.eai.transition_modeling:mode_jobs",
-                 gold="eai_gym.eai.transition_modeling:mode_gold",
-                 prompts=f"{PROMPTS}:mode_prompts", options=(PLANNER, PLANNER_TIMEOUT),
-                 record_options=("planner", "planner_timeout"),
-                 parameters=(("planner_timeout", 100.0),), summary_units=ALL_PERCENT),
+        transition_modeling_mode(f"{PROMPTS}:mode_prompts", planner_timeout=100.0),
         similarity_mode(PROTOCOLS, f"{SCORING}:action_gold", f"{SCORING}:similarity_actions",
                         f"{SCORING}:gold_actions"),
     ),
